@@ -1,0 +1,38 @@
+/** The FileSystem port: the files tools read and write. Paths are absolute. */
+import type { ResultAsync } from "neverthrow";
+
+export type FsError =
+  | { readonly kind: "not-found"; readonly path: string }
+  | { readonly kind: "denied"; readonly path: string }
+  | { readonly kind: "is-directory"; readonly path: string }
+  | { readonly kind: "binary"; readonly path: string }
+  | { readonly kind: "too-large"; readonly path: string; readonly size: number }
+  | { readonly kind: "io"; readonly path: string; readonly message: string };
+
+export type FileStat = { readonly kind: "file" | "directory" | "other"; readonly size: number };
+
+export type FileSystem = {
+  /** UTF-8 text of a file. Binary content (a NUL byte) fails `binary`; never throws. */
+  readonly readText: (path: string) => ResultAsync<string, FsError>;
+  /** Writes UTF-8 text, creating parent directories. */
+  readonly writeText: (path: string, text: string) => ResultAsync<void, FsError>;
+  /** What is at a path; `not-found` when nothing is. */
+  readonly stat: (path: string) => ResultAsync<FileStat, FsError>;
+};
+
+export const describeFsError = (error: FsError): string => {
+  switch (error.kind) {
+    case "not-found":
+      return `no such file or directory: ${error.path}`;
+    case "denied":
+      return `permission denied: ${error.path}`;
+    case "is-directory":
+      return `is a directory: ${error.path}`;
+    case "binary":
+      return `binary file, not shown: ${error.path}`;
+    case "too-large":
+      return `file too large (${error.size} bytes): ${error.path}`;
+    case "io":
+      return `${error.message}: ${error.path}`;
+  }
+};

@@ -1,0 +1,42 @@
+/**
+ * The Model port: one model step, streamed and abortable. The core runs the tool loop itself, so a
+ * step answers with text and tool calls and then finishes; it never executes anything.
+ */
+import type { Message } from "../history/message.js";
+
+/** A tool as the model sees it: name, description and a JSON Schema for its input. */
+export type ToolSpec = {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+};
+
+export type ModelRequest = {
+  readonly system: string;
+  /** The conversation after the system prompt; every tool call has its result. */
+  readonly messages: readonly Message[];
+  readonly tools: readonly ToolSpec[];
+  readonly signal: AbortSignal;
+};
+
+export type Usage = { readonly inputTokens?: number; readonly outputTokens?: number };
+
+/** A failure of a step, already explained in one line fit for the user. */
+export type ModelError = {
+  readonly kind: "auth" | "rate-limit" | "server" | "network" | "bad-response" | "config" | "aborted";
+  readonly message: string;
+};
+
+export type ModelEvent =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "tool-call"; readonly id: string; readonly name: string; readonly input: unknown }
+  | { readonly type: "finish"; readonly usage: Usage }
+  | { readonly type: "error"; readonly error: ModelError };
+
+/**
+ * Contract: `step` never throws and never rejects; its stream ends with exactly one `finish` or
+ * `error` event. When `signal` aborts, the stream ends promptly (with an `aborted` error).
+ */
+export type Model = {
+  readonly step: (request: ModelRequest) => AsyncIterable<ModelEvent>;
+};

@@ -1,0 +1,18 @@
+/** The PermissionGate port: asks the user before a tool touches the machine. */
+import type { ToolCallView } from "../tools/tool-view.js";
+
+export type PermissionDecision = "allow" | "allow_always" | "reject";
+
+export type PermissionRequest = {
+  readonly sessionId: string;
+  readonly call: ToolCallView;
+  readonly signal: AbortSignal;
+};
+
+/**
+ * Contract: resolves with the user's decision; never rejects. A transport failure, a cancelled
+ * dialog or an aborted signal resolves `reject`.
+ */
+export type PermissionGate = {
+  readonly ask: (request: PermissionRequest) => Promise<PermissionDecision>;
+};

@@ -1,0 +1,28 @@
+/** The Shell port: runs one bash command in a directory, bounded in time and output. */
+import type { ResultAsync } from "neverthrow";
+
+export type ShellRequest = {
+  readonly command: string;
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  /** Output beyond this keeps its head and tail with a marker between; memory stays bounded. */
+  readonly maxOutputBytes: number;
+  /** Aborting kills the whole process group (TERM, then KILL). */
+  readonly signal: AbortSignal;
+};
+
+export type ShellResult = {
+  /** stdout and stderr merged, in arrival order, possibly truncated. */
+  readonly output: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly cancelled: boolean;
+};
+
+export type ShellError = { readonly kind: "spawn"; readonly message: string };
+
+export type Shell = {
+  /** Never throws; a command that fails is a result with its exit code, not an error. */
+  readonly run: (request: ShellRequest) => ResultAsync<ShellResult, ShellError>;
+};
