@@ -1,0 +1,31 @@
+/** Recognises the slash commands `session/prompt` intercepts: exactly `/new` or `/compact`, trimmed. */
+
+export type SlashCommand = "new" | "compact";
+
+export const INTERCEPTED: readonly SlashCommand[] = ["new", "compact"];
+
+export const slashCommandOf = (text: string): SlashCommand | undefined => {
+  const trimmed = text.trim();
+  return trimmed === "/new" ? "new" : trimmed === "/compact" ? "compact" : undefined;
+};
+
+export type AvailableCommand = {
+  readonly name: string;
+  readonly description: string;
+  readonly hint?: string;
+};
+
+export const SKILL_HINT = "parameters, if this skill needs any";
+
+/** What the front end handles: the intercepted commands, then one command per skill not shadowing them. */
+export const availableCommands = (skills: readonly { name: string; description: string }[]): readonly AvailableCommand[] => [
+  { name: "new", description: "Clear the history and start a new session" },
+  { name: "compact", description: "Compress the history now, keeping the last turns" },
+  ...skills
+    .filter((s) => !(INTERCEPTED as readonly string[]).includes(s.name))
+    .map((s) => ({ name: s.name, description: s.description, hint: SKILL_HINT })),
+];
+
+/** Skills a real command shadows: not advertised, and the banner says so. */
+export const shadowedSkills = (skills: readonly { name: string }[]): readonly string[] =>
+  skills.map((s) => s.name).filter((name) => (INTERCEPTED as readonly string[]).includes(name));

@@ -1,0 +1,58 @@
+/**
+ * Flattens a prompt into the user message text: text blocks concatenated, `resource_link`s and
+ * `@path` mentions of existing files or directories appended as attachment lines.
+ */
+import { resolvePath } from "../paths/path.js";
+import type { FileSystem } from "../ports/file-system.js";
+import type { PromptBlock } from "./prompt-blocks.js";
+
+export type FlatPrompt = {
+  readonly text: string;
+  /** The `@path` mentions that were attached, as typed. */
+  readonly attached: readonly string[];
+};
+
+const stripFileScheme = (uri: string): string => {
+  if (!uri.startsWith("file://")) return uri;
+  const path = uri.slice("file://".length);
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+};
+
+/** The text of the blocks alone, before `@path` attachments. */
+export const blocksText = (blocks: readonly PromptBlock[]): string => {
+  let text = "";
+  for (const block of blocks) {
+    if (block.type === "text") text += block.text;
+    else if (block.type === "resource_link") text += `\n[attached file: ${stripFileScheme(block.uri)}]`;
+  }
+  return text;
+};
+
+const MENTION = /(?:^|\s)@(\S+)/g;
+
+export const flattenPrompt = async (
+  blocks: readonly PromptBlock[],
+  cwd: string,
+  fs: FileSystem,
+  home?: string,
+): Promise<FlatPrompt> => {
+  let text = blocksText(blocks);
+  const seen = new Set<string>();
+  const attached: string[] = [];
+  for (const match of text.matchAll(MENTION)) {
+    const mention = match[1]!;
+    if (seen.has(mention)) continue;
+    seen.add(mention);
+    const path = resolvePath(cwd, mention, home);
+    const stat = await fs.stat(path);
+    if (stat.isErr()) continue;
+    const what = stat.value.kind === "directory" ? "directory" : "file";
+    text += `\n[attached ${what}: ${path}]`;
+    attached.push(mention);
+  }
+  return { text, attached };
+};

@@ -1,0 +1,34 @@
+/** The process-wide tool-call id counter: `call_1`, `call_2`, … never reset, never repeated. */
+import type { History } from "../history/message.js";
+
+export type CallIds = {
+  readonly next: () => string;
+  /** Moves the counter past the highest `call_N` of a history, so a loaded session never repeats an id. */
+  readonly bumpPast: (history: History) => void;
+  readonly peek: () => number;
+};
+
+const CALL_ID = /^call_(\d+)$/;
+
+export const highestCallNumber = (history: History): number => {
+  let highest = 0;
+  for (const message of history) {
+    if (message.role !== "assistant") continue;
+    for (const call of message.toolCalls) {
+      const match = CALL_ID.exec(call.id);
+      if (match) highest = Math.max(highest, Number(match[1]));
+    }
+  }
+  return highest;
+};
+
+export const createCallIds = (): CallIds => {
+  let last = 0;
+  return {
+    next: () => `call_${++last}`,
+    bumpPast: (history) => {
+      last = Math.max(last, highestCallNumber(history));
+    },
+    peek: () => last,
+  };
+};

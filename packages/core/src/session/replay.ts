@@ -1,0 +1,46 @@
+/** What a `session/load` replays: one item per stored element, in order, the system prompt left out. */
+import type { FileDiff, History, ToolResultMessage } from "../history/message.js";
+import { resolvePath } from "../paths/path.js";
+import { toolKind, toolTitle, type ToolCallView } from "../tools/tool-view.js";
+
+export type ReplayItem =
+  | { readonly type: "user"; readonly text: string }
+  | { readonly type: "summary"; readonly text: string }
+  | { readonly type: "agent"; readonly text: string }
+  | {
+      readonly type: "tool";
+      readonly call: ToolCallView;
+      /** Absent when no response was recorded: replayed as `failed` with no content. */
+      readonly result: { readonly status: "completed" | "failed"; readonly output: string; readonly diffs: readonly FileDiff[] } | undefined;
+    };
+
+const FILE_TOOLS = new Set(["read_file", "write_file", "edit_file"]);
+
+const locationsOf = (name: string, input: unknown, cwd: string): readonly string[] => {
+  if (!FILE_TOOLS.has(name) || typeof input !== "object" || input === null) return [];
+  const path = (input as Record<string, unknown>).path;
+  return typeof path === "string" ? [resolvePath(cwd, path)] : [];
+};
+
+export const replayOf = (history: History, cwd: string): readonly ReplayItem[] => {
+  const results = new Map<string, ToolResultMessage>();
+  for (const m of history) if (m.role === "tool") results.set(m.callId, m);
+  const items: ReplayItem[] = [];
+  for (const m of history) {
+    if (m.role === "user") items.push({ type: m.summary ? "summary" : "user", text: m.text });
+    else if (m.role === "assistant") {
+      if (m.text !== "") items.push({ type: "agent", text: m.text });
+      for (const call of m.toolCalls) {
+        const result = results.get(call.id);
+        const diffs = result?.diffs ?? [];
+        const locations = [...new Set([...locationsOf(call.name, call.input, cwd), ...diffs.map((d) => d.path)])];
+        items.push({
+          type: "tool",
+          call: { id: call.id, name: call.name, title: toolTitle(call.name, call.input), kind: toolKind(call.name), input: call.input, locations, diffs },
+          result: result === undefined ? undefined : { status: result.status, output: result.output, diffs },
+        });
+      }
+    }
+  }
+  return items;
+};

@@ -1,0 +1,24 @@
+/** A SessionStore in memory, keyed by cwd and id; it keeps deep copies so callers cannot alias them. */
+import { errAsync, okAsync } from "neverthrow";
+import { isSessionId } from "../session/session-id.js";
+import type { SessionStore, StoredSession } from "../ports/session-store.js";
+
+export type InMemorySessionStore = SessionStore & { readonly saved: Map<string, StoredSession> };
+
+export const inMemorySessionStore = (): InMemorySessionStore => {
+  const saved = new Map<string, StoredSession>();
+  const key = (cwd: string, id: string) => `${cwd}\u0000${id}`;
+  return {
+    saved,
+    save: (session) => {
+      if (!isSessionId(session.id)) return errAsync({ kind: "invalid-id", id: session.id });
+      saved.set(key(session.cwd, session.id), structuredClone(session));
+      return okAsync(undefined);
+    },
+    load: (cwd, id) => {
+      if (!isSessionId(id)) return errAsync({ kind: "invalid-id", id });
+      const session = saved.get(key(cwd, id));
+      return session === undefined ? errAsync({ kind: "not-found", id }) : okAsync(structuredClone(session));
+    },
+  };
+};

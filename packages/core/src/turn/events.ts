@@ -1,0 +1,26 @@
+/** What the engine tells its front end while a turn runs. */
+import type { FileDiff } from "../history/message.js";
+import type { ToolCallView } from "../tools/tool-view.js";
+
+export type TurnEvent =
+  /** A streamed piece of the model's answer, whitespace preserved. */
+  | { readonly type: "text"; readonly text: string }
+  /** A line of mm's own (loop detected, compaction announced…), shown like model text. */
+  | { readonly type: "notice"; readonly text: string }
+  /** A tool call is about to be considered: shown as pending, with its proposed diff. */
+  | { readonly type: "tool-pending"; readonly call: ToolCallView }
+  /** Permission granted (or not needed): the tool runs now. */
+  | { readonly type: "tool-running"; readonly call: ToolCallView }
+  | {
+      readonly type: "tool-done";
+      readonly call: ToolCallView;
+      readonly status: "completed" | "failed";
+      readonly output: string;
+      readonly diffs: readonly FileDiff[];
+    }
+  /** After each model step: tokens in use and the context window. */
+  | { readonly type: "usage"; readonly used: number; readonly size: number }
+  /** The history was compacted (automatically or by `/compact`). */
+  | { readonly type: "compaction"; readonly line: string; readonly summary: string | undefined };
+
+export type Emit = (event: TurnEvent) => void;

@@ -1,0 +1,22 @@
+/** A scripted OpenAI-compatible HTTP server for end-to-end tests and benchmarks. */
+export { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from "./server.js";
+export {
+  dropAfter,
+  floodText,
+  openAIErrorBody,
+  stall,
+  status,
+  text,
+  toolCalls,
+  type DropAfterReply,
+  type FakeToolCall,
+  type FakeUsage,
+  type FloodReply,
+  type RecordedRequest,
+  type Reply,
+  type ScriptedReply,
+  type StallReply,
+  type StatusReply,
+  type TextReply,
+  type ToolCallsReply,
+} from "./replies.js";

@@ -1,0 +1,105 @@
+/**
+ * The replies a fake OpenAI server can be scripted with: plain data built by small constructors, so a
+ * test reads as a script (`text(["Hel", "lo"])`, `status(429, undefined, { "retry-after-ms": "10" })`).
+ */
+
+/** Token counts reported in the usage chunk; unset fields are estimated from the request and reply. */
+export type FakeUsage = { readonly promptTokens?: number; readonly completionTokens?: number };
+
+/** One tool call the fake model makes; `arguments` given as a string is sent verbatim (e.g. broken JSON). */
+export type FakeToolCall = {
+  readonly name: string;
+  readonly arguments: Readonly<Record<string, unknown>> | string;
+  /** The model-side call id; generated when absent. */
+  readonly id?: string;
+};
+
+export type TextReply = { readonly kind: "text"; readonly chunks: readonly string[]; readonly usage?: FakeUsage };
+export type ToolCallsReply = {
+  readonly kind: "tool-calls";
+  readonly calls: readonly FakeToolCall[];
+  readonly text?: string;
+  readonly usage?: FakeUsage;
+};
+export type StatusReply = {
+  readonly kind: "status";
+  readonly code: number;
+  /** A JSON-able body, or a string sent as is; defaults to an OpenAI-style `{ error: { message, type, code } }`. */
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+};
+/** Streams these text chunks, then destroys the socket without ending the response. */
+export type DropAfterReply = { readonly kind: "drop-after"; readonly chunks: readonly string[] };
+/** Sends the response headers, then nothing for `ms`; then serves `then`, or destroys the socket. */
+export type StallReply = { readonly kind: "stall"; readonly ms: number; readonly then?: Reply };
+/** `count` chunks of `chunkText`, written in batches as fast as the client reads them. */
+export type FloodReply = {
+  readonly kind: "flood";
+  readonly count: number;
+  readonly chunkText: string;
+  readonly usage?: FakeUsage;
+};
+
+export type Reply = TextReply | ToolCallsReply | StatusReply | DropAfterReply | StallReply | FloodReply;
+
+/** One request as the server received it: body parsed as JSON (undefined when it was not JSON). */
+export type RecordedRequest = {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+};
+
+/** What the queue holds: a fixed reply, or one computed from the request it answers. */
+export type ScriptedReply = Reply | ((request: RecordedRequest) => Reply);
+
+export const text = (chunks: readonly string[] | string, usage?: FakeUsage): TextReply => ({
+  kind: "text",
+  chunks: typeof chunks === "string" ? [chunks] : chunks,
+  ...(usage ? { usage } : {}),
+});
+
+export const toolCalls = (calls: readonly FakeToolCall[], text?: string, usage?: FakeUsage): ToolCallsReply => ({
+  kind: "tool-calls",
+  calls,
+  ...(text !== undefined ? { text } : {}),
+  ...(usage ? { usage } : {}),
+});
+
+export const status = (
+  code: number,
+  body?: unknown,
+  headers?: Readonly<Record<string, string>>,
+): StatusReply => ({
+  kind: "status",
+  code,
+  ...(body !== undefined ? { body } : {}),
+  ...(headers ? { headers } : {}),
+});
+
+export const dropAfter = (chunks: readonly string[] | string): DropAfterReply => ({
+  kind: "drop-after",
+  chunks: typeof chunks === "string" ? [chunks] : chunks,
+});
+
+export const stall = (ms: number, then?: Reply): StallReply => ({ kind: "stall", ms, ...(then ? { then } : {}) });
+
+export const floodText = (count: number, chunkText: string, usage?: FakeUsage): FloodReply => ({
+  kind: "flood",
+  count,
+  chunkText,
+  ...(usage ? { usage } : {}),
+});
+
+/** The OpenAI-style error body sent by `status` replies without a body of their own. */
+export const openAIErrorBody = (code: number): { error: { message: string; type: string; code: string | null } } => {
+  const [type, message] =
+    code === 401
+      ? ["invalid_request_error", "Incorrect API key provided."]
+      : code === 429
+        ? ["rate_limit_exceeded", "Rate limit reached, please try again later."]
+        : code >= 500
+          ? ["server_error", "The server had an error while processing your request."]
+          : ["invalid_request_error", `Request failed with status ${code}.`];
+  return { error: { message, type, code: code === 401 ? "invalid_api_key" : null } };
+};

@@ -1,0 +1,156 @@
+/**
+ * bashShell: the Shell port on `bash -c`, run in its own process group with stdout and stderr merged
+ * into one bounded buffer. Timeout and abort kill the whole group (TERM, then KILL).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { stat } from "node:fs/promises";
+import { err, ok, okAsync, ResultAsync, type Result } from "neverthrow";
+import type { Shell, ShellError, ShellRequest, ShellResult } from "./core-types.js";
+import { boundedOutput } from "./output-buffer.js";
+import { terminateGroup } from "./process-group.js";
+
+/** Options of {@link bashShell}. */
+export type BashShellOptions = {
+  /** The bash to run; looked up on PATH when not absolute. Default `bash`. */
+  readonly bashPath?: string;
+  /** Environment of the command. Default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Time between SIGTERM and SIGKILL. Default 2000 ms. */
+  readonly killGraceMs?: number;
+  /** How long to wait for output pipes held open by escaped processes after a kill. Default 250 ms. */
+  readonly pipeGraceMs?: number;
+};
+
+/**
+ * Runs as `bash -c <this> <bash> <command>`: makes stderr the stdout pipe, then execs the real
+ * `bash -c command` in place, so the two streams share one pipe and keep their true order.
+ */
+const MERGE_THEN_RUN = 'exec "$0" -c "$1" 2>&1';
+const MAX_TIMER_MS = 2_147_483_647;
+
+type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | null };
+type StopReason = "timeout" | "abort";
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const checkWorkingDirectory = (cwd: string): ResultAsync<void, ShellError> =>
+  ResultAsync.fromPromise(stat(cwd), () => ({
+    kind: "spawn" as const,
+    message: `working directory does not exist: ${cwd}`,
+  })).andThen((info) =>
+    info.isDirectory() ? ok(undefined) : err({ kind: "spawn" as const, message: `working directory is not a directory: ${cwd}` }),
+  );
+
+const spawnBash = (bashPath: string, env: NodeJS.ProcessEnv, request: ShellRequest): Result<ChildProcess, ShellError> => {
+  try {
+    return ok(
+      spawn(bashPath, ["-c", MERGE_THEN_RUN, bashPath, request.command], {
+        cwd: request.cwd,
+        env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
+  } catch (error) {
+    return err({ kind: "spawn", message: messageOf(error) });
+  }
+};
+
+type Timing = { readonly killGraceMs: number; readonly pipeGraceMs: number };
+
+/** Watches one spawned child until it and its group are done; never rejects. */
+const supervise = (child: ChildProcess, request: ShellRequest, timing: Timing): Promise<Result<ShellResult, ShellError>> =>
+  new Promise((resolve) => {
+    const output = boundedOutput(request.maxOutputBytes);
+    let exit: Exit | null = null;
+    let closed = false;
+    let stopReason: StopReason | null = null;
+    let groupDone = false;
+    let pipeGraceOver = false;
+    let settled = false;
+
+    const cleanUp = (): void => {
+      clearTimeout(timer);
+      request.signal.removeEventListener("abort", onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    };
+
+    const settle = (result: Result<ShellResult, ShellError>): void => {
+      if (settled) return;
+      settled = true;
+      cleanUp();
+      resolve(result);
+    };
+
+    const maybeFinish = (): void => {
+      if (exit === null || (stopReason !== null && !groupDone)) return;
+      if (!closed && !pipeGraceOver) return;
+      settle(
+        ok({
+          output: output.text(),
+          exitCode: exit.code,
+          signal: exit.signal,
+          timedOut: stopReason === "timeout",
+          cancelled: stopReason === "abort",
+        }),
+      );
+    };
+
+    const stop = (reason: StopReason): void => {
+      if (stopReason !== null || settled || child.pid === undefined) return;
+      stopReason = reason;
+      void terminateGroup(child.pid, { graceMs: timing.killGraceMs, pollMs: 50 }).then(() => {
+        groupDone = true;
+        maybeFinish();
+        setTimeout(() => {
+          pipeGraceOver = true;
+          maybeFinish();
+        }, timing.pipeGraceMs);
+      });
+    };
+
+    function onAbort(): void {
+      stop("abort");
+    }
+
+    const timer = setTimeout(() => stop("timeout"), Math.min(Math.max(0, request.timeoutMs), MAX_TIMER_MS));
+    request.signal.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.on("error", (error) => {
+      if (child.pid === undefined) settle(err({ kind: "spawn", message: messageOf(error) }));
+    });
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      maybeFinish();
+    });
+    child.on("close", () => {
+      closed = true;
+      maybeFinish();
+    });
+    if (request.signal.aborted) stop("abort");
+  });
+
+const cancelledBeforeStart: ShellResult = { output: "", exitCode: null, signal: null, timedOut: false, cancelled: true };
+
+/**
+ * The Shell port on local bash. A command runs as `bash -c command` in `request.cwd`, in its own
+ * process group, stdin closed. The result comes once bash has exited and its output is closed; after
+ * a timeout or abort, once the group is gone or SIGKILLed (output pipes still held by a process
+ * outside the group are then abandoned after a short grace). A missing cwd or a bash that cannot
+ * start fails `spawn`; nothing throws.
+ */
+export const bashShell = (options: BashShellOptions = {}): Shell => {
+  const bashPath = options.bashPath ?? "bash";
+  const timing: Timing = { killGraceMs: options.killGraceMs ?? 2000, pipeGraceMs: options.pipeGraceMs ?? 250 };
+  return {
+    run: (request) => {
+      if (request.signal.aborted) return okAsync(cancelledBeforeStart);
+      return checkWorkingDirectory(request.cwd)
+        .andThen(() => spawnBash(bashPath, options.env ?? process.env, request))
+        .andThen((child) => new ResultAsync(supervise(child, request, timing)));
+    },
+  };
+};

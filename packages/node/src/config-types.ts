@@ -1,0 +1,49 @@
+/**
+ * The shape of mm's configuration once loaded: every key resolved to a value, plus where it came
+ * from. Plain data, no methods; the API key is only ever held, never rendered.
+ */
+
+/** The wire API spoken to the model server. */
+export type ModelApi = "chat" | "responses";
+
+/** mm's whole configuration, defaults filled in and environment applied. */
+export type MmConfig = {
+  readonly model: {
+    readonly name: string;
+    readonly baseURL: string;
+    /** Name of the environment variable the key was read from. */
+    readonly apiKeyEnv: string;
+    /** The key itself; undefined when that variable is unset. Never print or persist it. */
+    readonly apiKey: string | undefined;
+    readonly api: ModelApi;
+    readonly contextWindow: number;
+  };
+  readonly sessions: {
+    readonly enabled: boolean;
+    /** Where session files go; a relative dir is relative to each session's cwd. */
+    readonly dir: string;
+  };
+  readonly context: {
+    /** Input tokens at which a history is compacted automatically. */
+    readonly threshold: number;
+    readonly keepLastTurns: number;
+  };
+  /** Skill folders, absolute, in the order they are searched. */
+  readonly skills: { readonly dirs: readonly string[] };
+  readonly tools: { readonly bashTimeoutSeconds: number; readonly maxOutputBytes: number };
+  readonly turn: { readonly maxSteps: number };
+  readonly loop: { readonly repeats: number };
+};
+
+/** The result of loading: the configuration and the file it came from (null when none was used). */
+export type LoadedConfig = { readonly config: MmConfig; readonly source: string | null };
+
+/**
+ * Why the configuration could not be loaded. `message` is one line fit for stderr, naming the file
+ * (or argument, or variable), the key and what is wrong, e.g.
+ * `mm: /x/config.json: model.contextWindow: expected a positive integer, got "abc"`.
+ */
+export type ConfigError = {
+  readonly kind: "bad-argument" | "missing-file" | "unreadable-file" | "invalid-json" | "invalid-value";
+  readonly message: string;
+};

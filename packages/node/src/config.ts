@@ -1,0 +1,92 @@
+/**
+ * loadConfig: mm's configuration from defaults, one JSON file and the environment (which wins), as
+ * one typed value or one printable error line. redactedSummary describes it without the key.
+ */
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { ok, type Result } from "neverthrow";
+import { DEFAULT_MODEL, DEFAULT_SKILL_DIRS, DEFAULT_THRESHOLD_RATIO, DEFAULTS } from "./config-defaults.js";
+import { envOverrides, type EnvOverrides } from "./config-env.js";
+import { findConfigFile, readConfigFile, type ConfigLocation } from "./config-file.js";
+import { formatKeyPath, validateFileConfig, type FileConfig } from "./config-schema.js";
+import type { ConfigError, LoadedConfig, MmConfig } from "./config-types.js";
+
+/** What loading looks at: the command line, the environment, the process cwd and the home directory. */
+export type ConfigInputs = {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly home: string;
+};
+
+/** `~` and `~/x` under `home`; relative paths against `cwd`; absolute ones as they are. */
+export const expandPath = (path: string, cwd: string, home: string): string =>
+  path === "~" || path.startsWith("~/") ? resolve(home, `.${path.slice(1)}`) : resolve(cwd, path);
+
+const expandHome = (path: string, home: string): string =>
+  path === "~" || path.startsWith("~/") ? resolve(home, `.${path.slice(1)}`) : path;
+
+const fileConfigOf = (path: string): Result<FileConfig, ConfigError> =>
+  readConfigFile(path).andThen((document) =>
+    validateFileConfig(document).mapErr((problem): ConfigError => {
+      const key = formatKeyPath(problem.path);
+      return { kind: "invalid-value", message: `mm: ${path}: ${key === "" ? "" : `${key}: `}${problem.message}` };
+    }),
+  );
+
+const merge = (file: FileConfig, env: EnvOverrides, inputs: ConfigInputs): MmConfig => {
+  const model = { ...DEFAULT_MODEL, ...file.model };
+  return {
+    model: {
+      ...model,
+      name: env.name ?? model.name,
+      baseURL: env.baseURL ?? model.baseURL,
+      apiKey: env.apiKey,
+    },
+    sessions: { ...DEFAULTS.sessions, ...file.sessions, dir: expandHome(file.sessions?.dir ?? DEFAULTS.sessions.dir, inputs.home) },
+    context: {
+      threshold: file.context?.threshold ?? Math.floor(model.contextWindow * DEFAULT_THRESHOLD_RATIO),
+      keepLastTurns: file.context?.keepLastTurns ?? DEFAULTS.context.keepLastTurns,
+    },
+    skills: { dirs: (file.skills?.dirs ?? DEFAULT_SKILL_DIRS).map((dir) => expandPath(dir, inputs.cwd, inputs.home)) },
+    tools: { ...DEFAULTS.tools, ...file.tools },
+    turn: { ...DEFAULTS.turn, ...file.turn },
+    loop: { ...DEFAULTS.loop, ...file.loop },
+  };
+};
+
+/**
+ * Loads the configuration. The file is `--config FILE`, else `$MM_CONFIG`, else `./.mm/config.json`
+ * in `cwd`, else `$XDG_CONFIG_HOME/mm/config.json` (default `~/.config/mm/config.json`); none at all
+ * is fine. `MM_MODEL`, `MM_BASE_URL`/`OPENAI_BASE_URL` and the key variable win over the file. A
+ * missing explicit file, bad JSON, an unknown key or a wrong type is a {@link ConfigError}.
+ */
+export const loadConfig = (inputs: ConfigInputs): Result<LoadedConfig, ConfigError> =>
+  findConfigFile(inputs satisfies ConfigLocation).andThen((candidate) =>
+    (candidate === null ? ok<FileConfig, ConfigError>({}) : fileConfigOf(candidate.path)).andThen((file) =>
+      envOverrides(inputs.env, file.model?.apiKeyEnv ?? DEFAULT_MODEL.apiKeyEnv).map(
+        (env): LoadedConfig => ({ config: merge(file, env, inputs), source: candidate?.path ?? null }),
+      ),
+    ),
+  );
+
+/** {@link loadConfig} on this process: its argv (after the script), environment, cwd and home. */
+export const loadProcessConfig = (): Result<LoadedConfig, ConfigError> =>
+  loadConfig({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), home: homedir() });
+
+const withoutCredentials = (baseURL: string): string => {
+  try {
+    const url = new URL(baseURL);
+    if (url.username === "" && url.password === "") return baseURL;
+    url.username = "***";
+    url.password = "";
+    return url.toString();
+  } catch {
+    return baseURL;
+  }
+};
+
+/** One line describing the model and endpoint, e.g. `model gpt-4.1-mini at https://api.openai.com/v1 (chat)`; never the key. */
+export const redactedSummary = (config: MmConfig): string =>
+  `model ${config.model.name} at ${withoutCredentials(config.model.baseURL)} (${config.model.api})`;
+
