@@ -4,6 +4,7 @@ export {
   dropAfter,
   floodText,
   openAIErrorBody,
+  slowText,
   stall,
   status,
   text,

@@ -14,7 +14,13 @@ export type FakeToolCall = {
   readonly id?: string;
 };
 
-export type TextReply = { readonly kind: "text"; readonly chunks: readonly string[]; readonly usage?: FakeUsage };
+export type TextReply = {
+  readonly kind: "text";
+  readonly chunks: readonly string[];
+  readonly usage?: FakeUsage;
+  /** Pause before each streamed frame (streaming only): a model still producing its answer. */
+  readonly delayMs?: number;
+};
 export type ToolCallsReply = {
   readonly kind: "tool-calls";
   readonly calls: readonly FakeToolCall[];
@@ -57,6 +63,12 @@ export const text = (chunks: readonly string[] | string, usage?: FakeUsage): Tex
   kind: "text",
   chunks: typeof chunks === "string" ? [chunks] : chunks,
   ...(usage ? { usage } : {}),
+});
+
+/** Text streamed one chunk every `delayMs`: something to cancel mid-stream. */
+export const slowText = (chunks: readonly string[], delayMs: number, usage?: FakeUsage): TextReply => ({
+  ...text(chunks, usage),
+  delayMs,
 });
 
 export const toolCalls = (calls: readonly FakeToolCall[], text?: string, usage?: FakeUsage): ToolCallsReply => ({

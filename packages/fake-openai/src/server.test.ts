@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { dropAfter, floodText, stall, startFakeOpenAI, status, text, toolCalls, type FakeOpenAI } from "./index.js";
+import { dropAfter, floodText, slowText, stall, startFakeOpenAI, status, text, toolCalls, type FakeOpenAI } from "./index.js";
 
 let server: FakeOpenAI | undefined;
 afterEach(async () => {
@@ -121,6 +121,17 @@ describe("startFakeOpenAI", () => {
     setTimeout(() => controller.abort(), 50);
     await expect(reading).rejects.toThrow();
     expect(contentOf(await chunksOf(await chat(fake)))).toEqual(["late"]);
+  });
+
+  it("streams slow text one frame at a time, and stops when the client leaves", async () => {
+    const fake = await start([slowText(["a", "b"], 30), slowText(["x", "y", "z"], 500)]);
+    const started = performance.now();
+    expect(contentOf(await chunksOf(await chat(fake)))).toEqual(["a", "b"]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(100);
+    const controller = new AbortController();
+    const response = await chat(fake, {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(response.text()).rejects.toThrow();
   });
 
   it("floods many small chunks quickly", async () => {

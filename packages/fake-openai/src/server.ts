@@ -69,6 +69,31 @@ export const startFakeOpenAI = async (
     });
   };
 
+  /** Waits `ms`; false when the client went away first. */
+  const pause = (res: ServerResponse, ms: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (res.destroyed) return resolve(false);
+      const onClose = (): void => {
+        clearTimeout(timer);
+        timers.delete(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        res.off("close", onClose);
+        resolve(true);
+      }, ms);
+      timers.add(timer);
+      res.once("close", onClose);
+    });
+
+  const writeSlowly = async (res: ServerResponse, frames: Iterable<string>, delayMs: number): Promise<boolean> => {
+    for (const frame of frames) {
+      if (!(await pause(res, delayMs)) || !(await write(res, frame))) return false;
+    }
+    return true;
+  };
+
   const serve = async (api: Api, request: RecordedRequest, rawLength: number, res: ServerResponse): Promise<void> => {
     const reply = nextReply(request);
     const body = (request.body ?? {}) as { stream?: unknown; model?: unknown; stream_options?: { include_usage?: unknown } };
@@ -127,7 +152,8 @@ export const startFakeOpenAI = async (
           }
           if (!headersSent) startStream(res, true);
           const frames = api === "chat" ? chatFrames(reply, ctx, callId) : responsesFrames(responseContent(reply), ctx, callId);
-          if (await writeFrames(res, frames)) res.end();
+          const delayMs = reply.kind === "text" ? (reply.delayMs ?? 0) : 0;
+          if (await (delayMs > 0 ? writeSlowly(res, frames, delayMs) : writeFrames(res, frames))) res.end();
         }
       }
     };

@@ -1,0 +1,34 @@
+/**
+ * The PermissionGate over ACP: `session/request_permission` with allow / allow_always / reject.
+ * A transport error, a `cancelled` outcome, an unknown option or an aborted turn is a rejection.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { PermissionDecision, PermissionGate } from "@mm/core";
+import type { Peer } from "./app-state.js";
+import { permissionToolCall } from "./translate/tool-call.js";
+
+export const PERMISSION_OPTIONS: acp.PermissionOption[] = [
+  { optionId: "allow", name: "Allow", kind: "allow_once" },
+  { optionId: "allow_always", name: "Always allow", kind: "allow_always" },
+  { optionId: "reject", name: "Reject", kind: "reject_once" },
+];
+
+const decisionOf = (response: acp.RequestPermissionResponse): PermissionDecision => {
+  if (response.outcome.outcome !== "selected") return "reject";
+  const id = response.outcome.optionId;
+  return id === "allow" || id === "allow_always" ? id : "reject";
+};
+
+export const acpPermissionGate = (peer: Peer): PermissionGate => ({
+  ask: async ({ sessionId, call, signal }) => {
+    const client = peer.client;
+    if (client === undefined || signal.aborted) return "reject";
+    const aborted = new Promise<PermissionDecision>((resolve) =>
+      signal.addEventListener("abort", () => resolve("reject"), { once: true }),
+    );
+    const asked = client
+      .request("session/request_permission", { sessionId, toolCall: permissionToolCall(call), options: PERMISSION_OPTIONS })
+      .then(decisionOf, (): PermissionDecision => "reject");
+    return Promise.race([asked, aborted]);
+  },
+});

@@ -1,0 +1,32 @@
+/**
+ * What the ACP request handlers share: the core agent, the configuration, the client peer and its
+ * capabilities, and the ways to send updates and log. A record passed to each handler.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { Agent } from "@mm/core";
+import type { MmConfig } from "@mm/node";
+import type { AfterResponse } from "./wire/after-response.js";
+
+export type Peer = {
+  client: acp.AgentContext | undefined;
+  capabilities: acp.ClientCapabilities | undefined;
+};
+
+export type AppState = {
+  readonly agent: Agent;
+  readonly config: MmConfig;
+  readonly peer: Peer;
+  readonly afterResponse: AfterResponse;
+  /** Sends one `session/update`; never throws (a vanished editor is the lifecycle's business). */
+  readonly notify: (sessionId: string, update: acp.SessionUpdate) => void;
+  /** One `[acp] …` line on stderr. */
+  readonly log: (line: string) => void;
+};
+
+export const createNotify =
+  (peer: Peer) =>
+  (sessionId: string, update: acp.SessionUpdate): void => {
+    const client = peer.client;
+    if (client === undefined) return;
+    client.notify("session/update", { sessionId, update }).catch(() => undefined);
+  };

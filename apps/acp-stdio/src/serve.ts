@@ -1,0 +1,62 @@
+/**
+ * Builds the ACP agent on a stream from a configuration and the ports: the core agent, the
+ * permission gate over the connection, the handlers. Used by `main.ts` on stdio and by tests on
+ * in-memory streams.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { createAgent, type AgentDeps, type Clock, type FileSystem, type Model, type RandomHex, type SessionStore, type Shell, type SkillCatalogue } from "@mm/core";
+import type { MmConfig } from "@mm/node";
+import { acpPermissionGate } from "./acp-permission-gate.js";
+import { createNotify, type AppState, type Peer } from "./app-state.js";
+import { registerHandlers } from "./register-handlers.js";
+import { withAfterResponse } from "./wire/after-response.js";
+
+export type AppPorts = {
+  readonly model: Model;
+  readonly fs: FileSystem;
+  readonly shell: Shell;
+  readonly skills: SkillCatalogue;
+  readonly store: SessionStore | undefined;
+  readonly clock: Clock;
+  readonly random: RandomHex;
+};
+
+export type ServeOptions = {
+  readonly home?: string;
+  readonly os: string;
+  /** Receives each log line (already prefixed `[acp] `). */
+  readonly log: (line: string) => void;
+};
+
+export type Served = { readonly connection: acp.AgentConnection; readonly app: AppState };
+
+export const serve = (config: MmConfig, ports: AppPorts, stream: acp.Stream, options: ServeOptions): Served => {
+  const peer: Peer = { client: undefined, capabilities: undefined };
+  const log = (line: string) => options.log(`[acp] ${line}`);
+  const deps: AgentDeps = {
+    model: ports.model,
+    fs: ports.fs,
+    shell: ports.shell,
+    skills: ports.skills,
+    gate: acpPermissionGate(peer),
+    clock: ports.clock,
+    random: ports.random,
+    store: ports.store,
+    log,
+  };
+  const agent = createAgent(deps, {
+    maxSteps: config.turn.maxSteps,
+    loopRepeats: config.loop.repeats,
+    limits: { bashTimeoutMs: config.tools.bashTimeoutSeconds * 1000, maxOutputBytes: config.tools.maxOutputBytes },
+    contextWindow: config.model.contextWindow,
+    compactThreshold: config.context.threshold,
+    keepLastTurns: config.context.keepLastTurns,
+    os: options.os,
+    ...(options.home !== undefined ? { home: options.home } : {}),
+  });
+  const wired = withAfterResponse(stream);
+  const app: AppState = { agent, config, peer, afterResponse: wired.afterResponse, notify: createNotify(peer), log };
+  const connection = registerHandlers(acp.agent({ name: "bob" }), app).connect(wired.stream);
+  peer.client = connection.client;
+  return { connection, app };
+};

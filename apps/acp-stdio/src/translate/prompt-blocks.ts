@@ -1,0 +1,10 @@
+/** ACP prompt content blocks → the core's prompt blocks (text, resource_link; the rest ignored). */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { PromptBlock } from "@mm/core";
+
+export const promptBlocksOf = (blocks: readonly acp.ContentBlock[]): readonly PromptBlock[] =>
+  blocks.map((block): PromptBlock => {
+    if (block.type === "text") return { type: "text", text: block.text };
+    if (block.type === "resource_link") return { type: "resource_link", uri: block.uri };
+    return { type: "other" };
+  });

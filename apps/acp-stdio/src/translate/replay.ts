@@ -1,0 +1,29 @@
+/**
+ * A loaded session's replay items → the session updates `session/load` sends before answering.
+ * A recorded result replays `completed` with its output as text (and its diffs), as the spec says.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { ReplayItem } from "@mm/core";
+import { agentText } from "./turn-event.js";
+import { diffContent, pendingToolCall, textContent } from "./tool-call.js";
+
+export const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {
+  switch (item.type) {
+    case "user":
+      return { sessionUpdate: "user_message_chunk", content: { type: "text", text: item.text } };
+    case "summary":
+      return agentText(`🗜️ ${item.text}`);
+    case "agent":
+      return agentText(item.text);
+    case "tool": {
+      const base = pendingToolCall(item.call);
+      if (item.result === undefined) return { ...base, status: "failed", content: [] };
+      return {
+        ...base,
+        status: "completed",
+        rawOutput: { output: item.result.output },
+        content: [textContent(item.result.output), ...item.result.diffs.map(diffContent)],
+      };
+    }
+  }
+};

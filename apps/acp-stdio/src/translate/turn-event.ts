@@ -1,0 +1,45 @@
+/** A core TurnEvent → the ACP session updates it becomes (none, one, or several). */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { TurnEvent } from "@mm/core";
+import { doneUpdate, pendingToolCall, runningUpdate } from "./tool-call.js";
+
+export type UpdateOptions = {
+  /** The client advertised `session.compaction`: compactions are also sent as compaction updates. */
+  readonly compactionUpdates: boolean;
+  readonly compactionId: () => string;
+};
+
+export const agentText = (text: string): acp.SessionUpdate => ({
+  sessionUpdate: "agent_message_chunk",
+  content: { type: "text", text },
+});
+
+export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly acp.SessionUpdate[] => {
+  switch (event.type) {
+    case "text":
+    case "notice":
+      return [agentText(event.text)];
+    case "tool-pending":
+      return [pendingToolCall(event.call)];
+    case "tool-running":
+      return [runningUpdate(event.call)];
+    case "tool-done":
+      return [doneUpdate(event.call, event.status, event.output, event.diffs)];
+    case "usage":
+      return [{ sessionUpdate: "usage_update", used: event.used, size: event.size }];
+    case "compaction": {
+      const chunk = agentText(event.line);
+      if (!options.compactionUpdates || event.summary === undefined) return [chunk];
+      const compactionId = options.compactionId();
+      return [
+        chunk,
+        { sessionUpdate: "compaction_update", compactionId, status: "completed" } as acp.SessionUpdate,
+        {
+          sessionUpdate: "compaction_summary_chunk",
+          compactionId,
+          content: { type: "text", text: event.summary },
+        } as acp.SessionUpdate,
+      ];
+    }
+  }
+};

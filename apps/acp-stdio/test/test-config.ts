@@ -1,0 +1,12 @@
+/** The defaults of the configuration as a value, for tests. */
+import type { MmConfig } from "@mm/node";
+
+export const testConfig = (): MmConfig => ({
+  model: { name: "test-model", baseURL: "http://127.0.0.1:9/v1", apiKeyEnv: "OPENAI_API_KEY", apiKey: undefined, api: "chat", contextWindow: 128_000 },
+  sessions: { enabled: false, dir: ".mm/sessions" },
+  context: { threshold: 102_400, keepLastTurns: 2 },
+  skills: { dirs: [] },
+  tools: { bashTimeoutSeconds: 120, maxOutputBytes: 30_000 },
+  turn: { maxSteps: 100 },
+  loop: { repeats: 3 },
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { explainError } from "./explain-error.js";
+
+const context = { baseURL: "http://localhost:11434/v1", apiKey: "sk-live-abcdefghijklmnop" };
+
+const named = (name: string, message: string, fields: Record<string, unknown> = {}): Error =>
+  Object.assign(new Error(message), { name, ...fields });
+
+const apiCallError = (message: string, fields: Record<string, unknown> = {}): Error => named("AI_APICallError", message, fields);
+
+const fetchFailed = (code: string, message: string): Error =>
+  new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
+
+describe("explainError", () => {
+  it("names the host problem of a failed connection", () => {
+    const error = apiCallError("Cannot connect to API: getaddrinfo ENOTFOUND nowhere", {
+      cause: fetchFailed("ENOTFOUND", "getaddrinfo ENOTFOUND nowhere").cause,
+      isRetryable: true,
+    });
+    expect(explainError(error, context)).toEqual({
+      kind: "network",
+      message: "cannot reach the model server at http://localhost:11434/v1: host not found",
+    });
+  });
+
+  it("counts the attempts of retried failures", () => {
+    const last = apiCallError("connect ECONNREFUSED", { cause: fetchFailed("ECONNREFUSED", "connect ECONNREFUSED").cause });
+    const retry = named("AI_RetryError", "Failed after 3 attempts", { lastError: last, errors: [last, last, last] });
+    expect(explainError(retry, context).message).toBe(
+      "cannot reach the model server at http://localhost:11434/v1: connection refused after 3 attempts",
+    );
+  });
+
+  it("explains client errors with the server's message and a hint for 404", () => {
+    expect(explainError(apiCallError("model 'nope' not found", { statusCode: 404 }), context)).toEqual({
+      kind: "bad-response",
+      message: "the model server answered 404: model 'nope' not found (check model.name and model.baseURL)",
+    });
+    expect(explainError(apiCallError("context length exceeded", { statusCode: 400 }), context)).toEqual({
+      kind: "bad-response",
+      message: "the model server rejected the request (400): context length exceeded",
+    });
+  });
+
+  it("prefers the body over a bare status text", () => {
+    const error = apiCallError("Bad Gateway", { statusCode: 502, responseBody: "<html>\n upstream down \n</html>" });
+    expect(explainError(error, context)).toEqual({ kind: "server", message: "model server error 502: <html> upstream down </html>" });
+  });
+
+  it("never lets the key or a bearer token through, and stays on one line", () => {
+    const error = apiCallError(`bad key ${context.apiKey}\nAuthorization: Bearer abc.def sk-other-1234567890`, { statusCode: 400 });
+    const { message } = explainError(error, context);
+    expect(message).not.toContain(context.apiKey);
+    expect(message).not.toContain("abc.def");
+    expect(message).not.toContain("sk-other-1234567890");
+    expect(message).not.toContain("\n");
+  });
+
+  it("treats aborts as aborted and unknown failures as bad responses", () => {
+    expect(explainError(new DOMException("aborted", "AbortError"), context).kind).toBe("aborted");
+    expect(explainError("weird", context)).toEqual({ kind: "bad-response", message: "model step failed: weird" });
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * Turns whatever a model step failed with (AI SDK errors, fetch failures, aborts) into mm's
+ * `ModelError`: a kind and one line fit for the user. Recognises AI SDK errors by name so this module
+ * loads without the SDK; never lets the API key through.
+ */
+import type { ModelError } from "@mm/core";
+
+/** Where the step went and with what key: for the message, and for what must never be in it. */
+export type ErrorContext = { readonly baseURL: string; readonly apiKey?: string };
+
+type Failure = Error & {
+  readonly statusCode?: number;
+  readonly responseBody?: string;
+  readonly lastError?: unknown;
+  readonly errors?: readonly unknown[];
+  readonly code?: unknown;
+};
+
+const MAX_DETAIL = 200;
+
+const NETWORK_CODES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused",
+  ConnectionRefused: "connection refused",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host name lookup failed",
+  ECONNRESET: "connection reset",
+  ConnectionClosed: "connection closed",
+  ETIMEDOUT: "connection timed out",
+  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+  UND_ERR_HEADERS_TIMEOUT: "no response headers in time",
+  UND_ERR_BODY_TIMEOUT: "the response stalled",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
+};
+
+export const abortedError = (): ModelError => ({ kind: "aborted", message: "the model step was cancelled" });
+
+export const explainError = (error: unknown, context: ErrorContext): ModelError => {
+  const explained = explain(error, context);
+  return { kind: explained.kind, message: scrub(explained.message, context.apiKey) };
+};
+
+const explain = (error: unknown, { baseURL }: ErrorContext): ModelError => {
+  if (!(error instanceof Error)) return { kind: "bad-response", message: `model step failed: ${String(error)}` };
+  const failure = error as Failure;
+  if (failure.name === "AbortError" || failure.name === "ResponseAborted") return abortedError();
+  if (failure.name === "TimeoutError") return { kind: "network", message: `the model server at ${baseURL} timed out` };
+  if (failure.name === "AI_RetryError" && failure.lastError !== undefined) {
+    return explainLast(failure.lastError, failure.errors?.length ?? 1, baseURL);
+  }
+  return explainLast(error, 1, baseURL);
+};
+
+const explainLast = (error: unknown, attempts: number, baseURL: string): ModelError => {
+  if (!(error instanceof Error)) return { kind: "bad-response", message: `model step failed: ${String(error)}` };
+  const failure = error as Failure;
+  const status = failure.statusCode;
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+  if (status !== undefined && status >= 400) {
+    const detail = detailOf(failure);
+    if (status === 401) {
+      return { kind: "auth", message: "the model server refused the API key (401): set OPENAI_API_KEY or model.apiKeyEnv" };
+    }
+    if (status === 403) return { kind: "auth", message: `the model server denied access (403): ${detail}` };
+    if (status === 429) {
+      return { kind: "rate-limit", message: `the model server is rate-limiting requests (429), retries exhausted${tries}: ${detail}` };
+    }
+    if (status >= 500) return { kind: "server", message: `model server error ${status}${tries}: ${detail}` };
+    if (status === 404) {
+      return { kind: "bad-response", message: `the model server answered 404: ${detail} (check model.name and model.baseURL)` };
+    }
+    return { kind: "bad-response", message: `the model server rejected the request (${status}): ${detail}` };
+  }
+  const network = networkReason(failure);
+  if (network !== undefined) {
+    return status !== undefined || network === "mid-stream"
+      ? { kind: "network", message: `the connection to the model server at ${baseURL} broke mid-response` }
+      : { kind: "network", message: `cannot reach the model server at ${baseURL}: ${network}${tries}` };
+  }
+  if (failure.name === "AI_LoadAPIKeyError") return { kind: "config", message: oneLine(failure.message) };
+  return { kind: "bad-response", message: `the model server sent something mm cannot use: ${oneLine(failure.message)}` };
+};
+
+/** Why the connection failed, "mid-stream" when a started response broke, undefined when not a network error. */
+const networkReason = (error: Failure): string | undefined => {
+  let current: unknown = error;
+  let deepest: Error = error;
+  let fetchFailed = false;
+  const seen = new Set<unknown>();
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    deepest = current;
+    const code = (current as Failure).code;
+    if (typeof code === "string" && NETWORK_CODES[code]) return NETWORK_CODES[code];
+    if (code === "UND_ERR_SOCKET" || current.message === "terminated") return "mid-stream";
+    if (/^(fetch failed|failed to fetch|cannot connect to api)/i.test(current.message)) fetchFailed = true;
+    current = current.cause;
+  }
+  return fetchFailed ? oneLine(deepest.message) : undefined;
+};
+
+const detailOf = (failure: Failure): string => {
+  const message = oneLine(failure.message);
+  if (message !== "" && !/^(internal server error|bad gateway|service unavailable|too many requests|unauthorized)$/i.test(message)) {
+    return message;
+  }
+  const body = oneLine(failure.responseBody ?? "");
+  return body !== "" ? body : message || "no details";
+};
+
+const oneLine = (text: string): string => {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 1)}…` : line;
+};
+
+const scrub = (message: string, apiKey: string | undefined): string => {
+  const withoutKey = apiKey && apiKey.length >= 4 ? message.split(apiKey).join("[redacted]") : message;
+  return withoutKey.replace(/\b(sk-[A-Za-z0-9_-]{4})[A-Za-z0-9_-]+/g, "$1…").replace(/(Bearer\s+)\S+/gi, "$1[redacted]");
+};

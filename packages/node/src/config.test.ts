@@ -1,0 +1,251 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadConfig, redactedSummary, type ConfigInputs } from "./config.js";
+import type { LoadedConfig } from "./config-types.js";
+
+type Env = Record<string, string | undefined>;
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+/** A fresh cwd and home, with helpers to drop config files in them. */
+const sandbox = () => {
+  const root = mkdtempSync(join(tmpdir(), "mm-config-"));
+  roots.push(root);
+  const cwd = join(root, "project");
+  const home = join(root, "home");
+  mkdirSync(cwd);
+  mkdirSync(home);
+  const write = (path: string, content: unknown): string => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+    return path;
+  };
+  const load = (overrides: { argv?: string[]; env?: Env } = {}) => {
+    const inputs: ConfigInputs = { argv: overrides.argv ?? [], env: overrides.env ?? {}, cwd, home };
+    return loadConfig(inputs);
+  };
+  return { root, cwd, home, write, load };
+};
+
+const loaded = (result: ReturnType<ReturnType<typeof sandbox>["load"]>): LoadedConfig => result._unsafeUnwrap();
+const failure = (result: ReturnType<ReturnType<typeof sandbox>["load"]>): string => result._unsafeUnwrapErr().message;
+
+describe("loadConfig defaults", () => {
+  it("starts with no file and no environment", () => {
+    const box = sandbox();
+    const { config, source } = loaded(box.load());
+    expect(source).toBeNull();
+    expect(config).toEqual({
+      model: {
+        name: "gpt-4.1-mini",
+        baseURL: "https://api.openai.com/v1",
+        apiKeyEnv: "OPENAI_API_KEY",
+        apiKey: undefined,
+        api: "chat",
+        contextWindow: 128_000,
+      },
+      sessions: { enabled: false, dir: ".mm/sessions" },
+      context: { threshold: 102_400, keepLastTurns: 2 },
+      skills: { dirs: [join(box.home, ".mm/skills"), join(box.cwd, ".mm/skills")] },
+      tools: { bashTimeoutSeconds: 120, maxOutputBytes: 30_000 },
+      turn: { maxSteps: 100 },
+      loop: { repeats: 3 },
+    });
+  });
+
+  it("derives the threshold from the configured context window unless set", () => {
+    const box = sandbox();
+    box.write(join(box.cwd, ".mm/config.json"), { model: { contextWindow: 10_000 } });
+    expect(loaded(box.load()).config.context.threshold).toBe(8000);
+    box.write(join(box.cwd, ".mm/config.json"), { model: { contextWindow: 10_000 }, context: { threshold: 5000 } });
+    expect(loaded(box.load()).config.context.threshold).toBe(5000);
+  });
+
+  it("takes every key from the file", () => {
+    const box = sandbox();
+    const file = {
+      model: { name: "m", baseURL: "http://localhost:8080/v1", apiKeyEnv: "MY_KEY", api: "responses", contextWindow: 32_000 },
+      sessions: { enabled: true, dir: "~/sessions" },
+      context: { threshold: 20_000, keepLastTurns: 0 },
+      skills: { dirs: ["~/s", "rel/s", "/abs/s"] },
+      tools: { bashTimeoutSeconds: 1.5, maxOutputBytes: 1000 },
+      turn: { maxSteps: 7 },
+      loop: { repeats: 4 },
+      $schema: "https://example.com/mm.schema.json",
+    };
+    box.write(join(box.cwd, ".mm/config.json"), file);
+    const { config } = loaded(box.load({ env: { MY_KEY: "sk-file", OPENAI_API_KEY: "sk-other" } }));
+    expect(config).toEqual({
+      model: { ...file.model, apiKey: "sk-file" },
+      sessions: { enabled: true, dir: join(box.home, "sessions") },
+      context: file.context,
+      skills: { dirs: [join(box.home, "s"), join(box.cwd, "rel/s"), "/abs/s"] },
+      tools: file.tools,
+      turn: file.turn,
+      loop: file.loop,
+    });
+  });
+});
+
+describe("loadConfig file discovery", () => {
+  it("uses ./.mm/config.json in the cwd", () => {
+    const box = sandbox();
+    const path = box.write(join(box.cwd, ".mm/config.json"), { model: { name: "local" } });
+    expect(loaded(box.load())).toMatchObject({ source: path, config: { model: { name: "local" } } });
+  });
+
+  it("falls back to ~/.config/mm/config.json", () => {
+    const box = sandbox();
+    const path = box.write(join(box.home, ".config/mm/config.json"), { model: { name: "user" } });
+    expect(loaded(box.load())).toMatchObject({ source: path, config: { model: { name: "user" } } });
+  });
+
+  it("uses $XDG_CONFIG_HOME/mm/config.json instead of ~/.config when set", () => {
+    const box = sandbox();
+    box.write(join(box.home, ".config/mm/config.json"), { model: { name: "home" } });
+    const path = box.write(join(box.root, "xdg/mm/config.json"), { model: { name: "xdg" } });
+    expect(loaded(box.load({ env: { XDG_CONFIG_HOME: join(box.root, "xdg") } })).source).toBe(path);
+    expect(loaded(box.load({ env: { XDG_CONFIG_HOME: join(box.root, "empty") } })).source).toBeNull();
+  });
+
+  it("prefers the cwd's file to the user's", () => {
+    const box = sandbox();
+    box.write(join(box.home, ".config/mm/config.json"), {});
+    const local = box.write(join(box.cwd, ".mm/config.json"), {});
+    expect(loaded(box.load()).source).toBe(local);
+  });
+
+  it("prefers $MM_CONFIG (relative to the cwd) to the discovered files", () => {
+    const box = sandbox();
+    box.write(join(box.cwd, ".mm/config.json"), { model: { name: "local" } });
+    const path = box.write(join(box.cwd, "conf/mm.json"), { model: { name: "env" } });
+    expect(loaded(box.load({ env: { MM_CONFIG: "conf/mm.json" } }))).toMatchObject({ source: path, config: { model: { name: "env" } } });
+  });
+
+  it("prefers --config FILE and --config=FILE to $MM_CONFIG", () => {
+    const box = sandbox();
+    const envFile = box.write(join(box.root, "env.json"), { model: { name: "env" } });
+    const argFile = box.write(join(box.cwd, "arg.json"), { model: { name: "arg" } });
+    const env = { MM_CONFIG: envFile };
+    expect(loaded(box.load({ argv: ["--acp", "--config", "arg.json"], env })).source).toBe(argFile);
+    expect(loaded(box.load({ argv: [`--config=${argFile}`], env })).source).toBe(argFile);
+  });
+
+  it("fails when an explicitly named file is missing", () => {
+    const box = sandbox();
+    expect(failure(box.load({ argv: ["--config", "nope.json"] }))).toBe(`mm: ${join(box.cwd, "nope.json")}: config file not found`);
+    expect(failure(box.load({ env: { MM_CONFIG: "/no/mm.json" } }))).toBe("mm: /no/mm.json: config file not found");
+  });
+
+  it("fails when --config has no file after it", () => {
+    const box = sandbox();
+    expect(failure(box.load({ argv: ["--config"] }))).toBe("mm: --config: expected a file path after it");
+    expect(failure(box.load({ argv: ["--config", "--acp"] }))).toBe("mm: --config: expected a file path after it");
+    expect(failure(box.load({ argv: ["--config="] }))).toBe("mm: --config: expected a file path, got an empty one");
+  });
+
+  it("fails when the config path is a directory", () => {
+    const box = sandbox();
+    expect(failure(box.load({ argv: ["--config", box.root] }))).toBe(`mm: ${box.root}: cannot read config file: it is a directory`);
+  });
+});
+
+describe("loadConfig environment", () => {
+  it("lets MM_MODEL, MM_BASE_URL and OPENAI_API_KEY win over the file", () => {
+    const box = sandbox();
+    box.write(join(box.cwd, ".mm/config.json"), { model: { name: "file", baseURL: "http://file/v1" } });
+    const { config } = loaded(
+      box.load({ env: { MM_MODEL: "env-model", MM_BASE_URL: "http://env/v1", OPENAI_BASE_URL: "http://openai/v1", OPENAI_API_KEY: "sk-x" } }),
+    );
+    expect(config.model).toMatchObject({ name: "env-model", baseURL: "http://env/v1", apiKey: "sk-x" });
+  });
+
+  it("uses OPENAI_BASE_URL when MM_BASE_URL is unset or empty", () => {
+    const box = sandbox();
+    expect(loaded(box.load({ env: { MM_BASE_URL: "", OPENAI_BASE_URL: "http://openai/v1" } })).config.model.baseURL).toBe("http://openai/v1");
+  });
+
+  it("reads the key from the variable named by model.apiKeyEnv only", () => {
+    const box = sandbox();
+    box.write(join(box.cwd, ".mm/config.json"), { model: { apiKeyEnv: "GROQ_KEY" } });
+    expect(loaded(box.load({ env: { OPENAI_API_KEY: "sk-openai" } })).config.model.apiKey).toBeUndefined();
+    expect(loaded(box.load({ env: { GROQ_KEY: "gsk" } })).config.model.apiKey).toBe("gsk");
+  });
+
+  it("treats empty variables as unset", () => {
+    const box = sandbox();
+    const { config } = loaded(box.load({ env: { MM_MODEL: "", OPENAI_API_KEY: "" } }));
+    expect(config.model).toMatchObject({ name: "gpt-4.1-mini", apiKey: undefined });
+  });
+
+  it("names the variable holding a malformed value", () => {
+    const box = sandbox();
+    expect(failure(box.load({ env: { MM_BASE_URL: "localhost:8080" } }))).toBe('mm: MM_BASE_URL: expected an http(s) URL, got "localhost:8080"');
+    expect(failure(box.load({ env: { OPENAI_BASE_URL: "nope" } }))).toBe('mm: OPENAI_BASE_URL: expected an http(s) URL, got "nope"');
+    expect(failure(box.load({ env: { MM_MODEL: "  " } }))).toBe('mm: MM_MODEL: expected a non-empty string, got "  "');
+  });
+});
+
+describe("loadConfig errors", () => {
+  const fileError = (content: unknown): { message: string; path: string } => {
+    const box = sandbox();
+    const path = box.write(join(box.cwd, ".mm/config.json"), content);
+    return { message: failure(box.load()), path };
+  };
+
+  it.each([
+    [{ model: { contextWindow: "abc" } }, 'model.contextWindow: expected a positive integer, got "abc"'],
+    [{ model: { contextWindow: 1.5 } }, "model.contextWindow: expected a positive integer, got 1.5"],
+    [{ model: { name: "" } }, 'model.name: expected a non-empty string, got ""'],
+    [{ model: { baseURL: "ftp://x" } }, 'model.baseURL: expected an http(s) URL, got "ftp://x"'],
+    [{ model: { apiKeyEnv: "MY-KEY" } }, 'model.apiKeyEnv: expected an environment variable name, got "MY-KEY"'],
+    [{ model: { api: "completions" } }, 'model.api: expected "chat" or "responses", got "completions"'],
+    [{ model: 3 }, "model: expected an object, got 3"],
+    [{ sessions: { enabled: "yes" } }, 'sessions.enabled: expected true or false, got "yes"'],
+    [{ sessions: { dir: null } }, "sessions.dir: expected a non-empty string, got null"],
+    [{ context: { threshold: 0 } }, "context.threshold: expected a positive integer, got 0"],
+    [{ context: { keepLastTurns: -1 } }, "context.keepLastTurns: expected an integer >= 0, got -1"],
+    [{ skills: { dirs: "~/skills" } }, 'skills.dirs: expected an array, got "~/skills"'],
+    [{ skills: { dirs: ["ok", 1] } }, "skills.dirs[1]: expected a non-empty string, got 1"],
+    [{ tools: { bashTimeoutSeconds: -1 } }, "tools.bashTimeoutSeconds: expected a positive number, got -1"],
+    [{ tools: { maxOutputBytes: "30k" } }, 'tools.maxOutputBytes: expected a positive integer, got "30k"'],
+    [{ turn: { maxSteps: 0 } }, "turn.maxSteps: expected a positive integer, got 0"],
+    [{ loop: { repeats: true } }, "loop.repeats: expected a positive integer, got true"],
+    [{ modle: {} }, "modle: unknown key"],
+    [{ tools: { timeout: 3 } }, "tools.timeout: unknown key"],
+    [{ model: { apiKey: "sk-secret" } }, "model.apiKey: unknown key (keys are never read from the file: set the variable named by model.apiKeyEnv)"],
+    [[1, 2], "expected an object, got [1,2]"],
+  ])("refuses %j", (content, expected) => {
+    const { message, path } = fileError(content);
+    expect(message).toBe(`mm: ${path}: ${expected}`);
+  });
+
+  it("refuses invalid JSON with the parser's reason", () => {
+    const { message, path } = fileError('{ "model": ');
+    expect(message.startsWith(`mm: ${path}: invalid JSON: `)).toBe(true);
+    expect(message).not.toContain("\n");
+  });
+
+  it("never echoes a key written in the file", () => {
+    expect(fileError({ model: { apiKey: "sk-secret" } }).message).not.toContain("sk-secret");
+  });
+});
+
+describe("redactedSummary", () => {
+  it("names model, endpoint and API, never the key", () => {
+    const box = sandbox();
+    const { config } = loaded(box.load({ env: { OPENAI_API_KEY: "sk-secret" } }));
+    expect(redactedSummary(config)).toBe("model gpt-4.1-mini at https://api.openai.com/v1 (chat)");
+  });
+
+  it("hides credentials written into the endpoint", () => {
+    const box = sandbox();
+    const { config } = loaded(box.load({ env: { MM_BASE_URL: "https://user:sk-secret@proxy.example/v1" } }));
+    expect(redactedSummary(config)).toBe("model gpt-4.1-mini at https://***@proxy.example/v1 (chat)");
+  });
+});

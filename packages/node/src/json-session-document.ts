@@ -1,0 +1,210 @@
+/**
+ * The session file's document, format "mm-session" version 1 (docs/session-file.md): a StoredSession
+ * encoded with one JSON.stringify, and decoded with one JSON.parse plus a single validating pass.
+ * Pure; jsonSessionStore does the I/O.
+ */
+import { err, ok, type Result } from "neverthrow";
+import type { FileDiff, History, Message, StoredSession, SystemMessage, ToolCall } from "@mm/core";
+
+/** The `format` every session file carries. */
+export const SESSION_FORMAT = "mm-session";
+/** The newest version this code writes and reads; a file with a higher one is refused, never misread. */
+export const SESSION_VERSION = 1;
+
+/** Why a document could not be decoded: `message` is one line naming the offending field. */
+export type SessionDocumentError =
+  | { readonly kind: "corrupt"; readonly message: string }
+  | { readonly kind: "unsupported-version"; readonly version: unknown };
+
+/** A validation failure at one field, carried as a value through the single pass. */
+class Invalid {
+  constructor(readonly message: string) {}
+}
+
+type Json = { readonly [key: string]: unknown };
+
+const isRecord = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const shown = (value: unknown): string => {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return typeof value === "object" ? "an object" : String(value);
+};
+
+const expected = (at: string, what: string, value: unknown): Invalid => new Invalid(`${at}: expected ${what}, got ${shown(value)}`);
+
+const text = (record: Json, key: string, at: string): string | Invalid => {
+  const value = record[key];
+  return typeof value === "string" ? value : expected(`${at}.${key}`, "a string", value);
+};
+
+const textOrNull = (record: Json, key: string, at: string): string | null | Invalid => {
+  const value = record[key];
+  return typeof value === "string" || value === null ? value : expected(`${at}.${key}`, "a string or null", value);
+};
+
+const decodeDiff = (value: unknown, at: string): FileDiff | Invalid => {
+  if (!isRecord(value)) return expected(at, "an object", value);
+  const path = text(value, "path", at);
+  if (path instanceof Invalid) return path;
+  const oldText = textOrNull(value, "oldText", at);
+  if (oldText instanceof Invalid) return oldText;
+  const newText = textOrNull(value, "newText", at);
+  if (newText instanceof Invalid) return newText;
+  if (value.note === undefined) return { path, oldText, newText };
+  const note = text(value, "note", at);
+  return note instanceof Invalid ? note : { path, oldText, newText, note };
+};
+
+const decodeCall = (value: unknown, at: string): ToolCall | Invalid => {
+  if (!isRecord(value)) return expected(at, "an object", value);
+  const id = text(value, "id", at);
+  if (id instanceof Invalid) return id;
+  const name = text(value, "name", at);
+  return name instanceof Invalid ? name : { id, name, input: value.input };
+};
+
+const decodeList = <T>(value: unknown, at: string, decodeItem: (item: unknown, at: string) => T | Invalid): T[] | Invalid => {
+  if (!Array.isArray(value)) return expected(at, "an array", value);
+  const items: T[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const item = decodeItem(value[i], `${at}[${i}]`);
+    if (item instanceof Invalid) return item;
+    items.push(item);
+  }
+  return items;
+};
+
+const decodeAssistant = (record: Json, at: string): Message | Invalid => {
+  const body = text(record, "text", at);
+  if (body instanceof Invalid) return body;
+  const toolCalls = decodeList(record.toolCalls, `${at}.toolCalls`, decodeCall);
+  return toolCalls instanceof Invalid ? toolCalls : { role: "assistant", text: body, toolCalls };
+};
+
+const decodeToolResult = (record: Json, at: string): Message | Invalid => {
+  const callId = text(record, "callId", at);
+  if (callId instanceof Invalid) return callId;
+  const toolName = text(record, "toolName", at);
+  if (toolName instanceof Invalid) return toolName;
+  const status = record.status;
+  if (status !== "completed" && status !== "failed") return expected(`${at}.status`, "completed/failed", status);
+  const output = text(record, "output", at);
+  if (output instanceof Invalid) return output;
+  if (record.diffs === undefined) return { role: "tool", callId, toolName, status, output };
+  const diffs = decodeList(record.diffs, `${at}.diffs`, decodeDiff);
+  return diffs instanceof Invalid ? diffs : { role: "tool", callId, toolName, status, output, diffs };
+};
+
+const decodeMessage = (value: unknown, at: string): Message | Invalid => {
+  if (!isRecord(value)) return expected(at, "an object", value);
+  switch (value.role) {
+    case "user": {
+      const body = text(value, "text", at);
+      if (body instanceof Invalid) return body;
+      if (value.summary === undefined) return { role: "user", text: body };
+      return value.summary === true ? { role: "user", text: body, summary: true } : expected(`${at}.summary`, "true", value.summary);
+    }
+    case "assistant":
+      return decodeAssistant(value, at);
+    case "tool":
+      return decodeToolResult(value, at);
+    default:
+      return expected(`${at}.role`, "user/assistant/tool", value.role);
+  }
+};
+
+const decodeSystem = (value: unknown): SystemMessage | Invalid => {
+  if (!isRecord(value)) return expected("messages[0]", "an object", value);
+  if (value.role !== "system") return expected("messages[0].role", "system (the system prompt comes first)", value.role);
+  const body = text(value, "text", "messages[0]");
+  return body instanceof Invalid ? body : { role: "system", text: body };
+};
+
+const decodeHistory = (value: unknown): History | Invalid => {
+  if (!Array.isArray(value)) return expected("messages", "an array", value);
+  if (value.length === 0) return new Invalid("messages: expected at least the system prompt, got an empty array");
+  const system = decodeSystem(value[0]);
+  if (system instanceof Invalid) return system;
+  const history: [SystemMessage, ...Message[]] = [system];
+  for (let i = 1; i < value.length; i++) {
+    const message = decodeMessage(value[i], `messages[${i}]`);
+    if (message instanceof Invalid) return message;
+    history.push(message);
+  }
+  return history;
+};
+
+const decodeTime = (record: Json, key: string): number | Invalid => {
+  const value = record[key];
+  const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(ms) ? ms : expected(key, "an ISO 8601 date", value);
+};
+
+const decodeVersion = (value: unknown): Result<void, SessionDocumentError> => {
+  if (value === SESSION_VERSION) return ok(undefined);
+  if (typeof value === "number" && Number.isInteger(value) && value > SESSION_VERSION) {
+    return err({ kind: "unsupported-version", version: value });
+  }
+  return err({ kind: "corrupt", message: `version: expected ${SESSION_VERSION}, got ${shown(value)}` });
+};
+
+const decodeFields = (document: Json, id: string): StoredSession | Invalid => {
+  if (document.id !== id) return expected("id", `${JSON.stringify(id)} (the file's name)`, document.id);
+  const cwd = document.cwd;
+  if (typeof cwd !== "string") return expected("cwd", "a string", cwd);
+  const createdAt = decodeTime(document, "createdAt");
+  if (createdAt instanceof Invalid) return createdAt;
+  const updatedAt = decodeTime(document, "updatedAt");
+  if (updatedAt instanceof Invalid) return updatedAt;
+  const history = decodeHistory(document.messages);
+  return history instanceof Invalid ? history : { id, cwd, createdAt, updatedAt, history };
+};
+
+/** The session stored in `source`, the text of `<id>.json`; the document's own id must be `id`. */
+export const decodeSessionDocument = (source: string, id: string): Result<StoredSession, SessionDocumentError> => {
+  let document: unknown;
+  try {
+    document = JSON.parse(source);
+  } catch (error) {
+    return err({ kind: "corrupt", message: `not JSON (${error instanceof Error ? error.message : String(error)})` });
+  }
+  if (!isRecord(document)) return err({ kind: "corrupt", message: `expected a JSON object, got ${shown(document)}` });
+  if (document.format !== SESSION_FORMAT) {
+    return err({ kind: "corrupt", message: `format: expected "${SESSION_FORMAT}", got ${shown(document.format)}` });
+  }
+  return decodeVersion(document.version).andThen(() => {
+    const session = decodeFields(document, id);
+    return session instanceof Invalid ? err({ kind: "corrupt", message: session.message }) : ok(session);
+  });
+};
+
+const MAX_DATE_MS = 8.64e15;
+
+const isoOf = (ms: number, key: string): string | Invalid =>
+  Number.isFinite(ms) && Math.abs(ms) <= MAX_DATE_MS ? new Date(ms).toISOString() : expected(key, "a date in milliseconds", ms);
+
+/** The text of the session's file: one line of JSON, messages verbatim. Fails on a bad date or an unserialisable tool input. */
+export const encodeSessionDocument = (session: StoredSession): Result<string, string> => {
+  const createdAt = isoOf(session.createdAt, "createdAt");
+  if (createdAt instanceof Invalid) return err(createdAt.message);
+  const updatedAt = isoOf(session.updatedAt, "updatedAt");
+  if (updatedAt instanceof Invalid) return err(updatedAt.message);
+  const document = {
+    format: SESSION_FORMAT,
+    version: SESSION_VERSION,
+    id: session.id,
+    cwd: session.cwd,
+    createdAt,
+    updatedAt,
+    messages: session.history,
+  };
+  try {
+    return ok(`${JSON.stringify(document)}\n`);
+  } catch (error) {
+    return err(`cannot serialise session: ${error instanceof Error ? error.message : String(error)}`);
+  }
+};
