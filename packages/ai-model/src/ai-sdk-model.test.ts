@@ -206,6 +206,13 @@ describe("aiSdkModel over chat completions", () => {
     ]);
   });
 
+  it("lets a consumer stop early without waiting for the rest of the stream", async () => {
+    const fake = await start([slowText(["a", "b", "c"], 300)]);
+    const started = performance.now();
+    for await (const event of modelFor(fake).step(request(hi))) if (event.type === "text") break;
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
   it("answers aborted at once for a signal already aborted, without a request", async () => {
     const fake = await start();
     const controller = new AbortController();

@@ -56,6 +56,13 @@ describe("explainError", () => {
     expect(message).not.toContain("\n");
   });
 
+  it("explains an error frame streamed after some output", () => {
+    expect(explainError({ message: "overloaded", type: "server_error" }, context)).toEqual({
+      kind: "server",
+      message: "the model server failed mid-response: overloaded",
+    });
+  });
+
   it("treats aborts as aborted and unknown failures as bad responses", () => {
     expect(explainError(new DOMException("aborted", "AbortError"), context).kind).toBe("aborted");
     expect(explainError("weird", context)).toEqual({ kind: "bad-response", message: "model step failed: weird" });

@@ -43,7 +43,7 @@ export const explainError = (error: unknown, context: ErrorContext): ModelError 
 };
 
 const explain = (error: unknown, { baseURL }: ErrorContext): ModelError => {
-  if (!(error instanceof Error)) return { kind: "bad-response", message: `model step failed: ${String(error)}` };
+  if (!(error instanceof Error)) return explainValue(error);
   const failure = error as Failure;
   if (failure.name === "AbortError" || failure.name === "ResponseAborted") return abortedError();
   if (failure.name === "TimeoutError") return { kind: "network", message: `the model server at ${baseURL} timed out` };
@@ -53,8 +53,19 @@ const explain = (error: unknown, { baseURL }: ErrorContext): ModelError => {
   return explainLast(error, 1, baseURL);
 };
 
+/** Not an Error: typically an error frame the server streamed after some output (`{ error: { message } }`). */
+const explainValue = (value: unknown): ModelError => {
+  const record = (v: unknown): Record<string, unknown> | undefined =>
+    typeof v === "object" && v !== null ? (v as Record<string, unknown>) : undefined;
+  const frame = record(value);
+  const inner = record(frame?.error) ?? frame;
+  return typeof inner?.message === "string"
+    ? { kind: "server", message: `the model server failed mid-response: ${oneLine(inner.message) || "no details"}` }
+    : { kind: "bad-response", message: `model step failed: ${oneLine(String(value))}` };
+};
+
 const explainLast = (error: unknown, attempts: number, baseURL: string): ModelError => {
-  if (!(error instanceof Error)) return { kind: "bad-response", message: `model step failed: ${String(error)}` };
+  if (!(error instanceof Error)) return explainValue(error);
   const failure = error as Failure;
   const status = failure.statusCode;
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";

@@ -57,18 +57,6 @@ export const startFakeOpenAI = async (
     return typeof scripted === "function" ? scripted(request) : scripted;
   };
 
-  const later = (res: ServerResponse, ms: number, run: () => void): void => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      run();
-    }, ms);
-    timers.add(timer);
-    res.once("close", () => {
-      clearTimeout(timer);
-      timers.delete(timer);
-    });
-  };
-
   /** Waits `ms`; false when the client went away first. */
   const pause = (res: ServerResponse, ms: number): Promise<boolean> =>
     new Promise((resolve) => {
@@ -122,10 +110,8 @@ export const startFakeOpenAI = async (
         }
         case "stall": {
           if (!headersSent) startStream(res, streaming);
-          const then = reply.then;
-          return later(res, reply.ms, () =>
-            then ? void content(then, true).catch(() => res.destroy()) : void res.destroy(),
-          );
+          if (!(await pause(res, reply.ms))) return;
+          return reply.then ? content(reply.then, true) : void res.destroy();
         }
         case "drop-after": {
           if (!headersSent) startStream(res, streaming);
@@ -134,8 +120,9 @@ export const startFakeOpenAI = async (
             api === "chat"
               ? chatTextFrames(reply, ctx, false)
               : responsesFrames({ deltas: reply.chunks, hasText: true, calls: [] }, ctx, callId, false);
-          if (streaming) await writeFrames(res, frames);
-          return later(res, 10, () => res.destroy());
+          if (streaming && !(await writeFrames(res, frames))) return;
+          if (await pause(res, 10)) res.destroy();
+          return;
         }
         default: {
           const chars =

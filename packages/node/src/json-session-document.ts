@@ -176,7 +176,7 @@ export const decodeSessionDocument = (source: string, id: string): Result<Stored
   if (document.format !== SESSION_FORMAT) {
     return err({ kind: "corrupt", message: `format: expected "${SESSION_FORMAT}", got ${shown(document.format)}` });
   }
-  return decodeVersion(document.version).andThen(() => {
+  return decodeVersion(document.version).andThen((): Result<StoredSession, SessionDocumentError> => {
     const session = decodeFields(document, id);
     return session instanceof Invalid ? err({ kind: "corrupt", message: session.message }) : ok(session);
   });

@@ -1,0 +1,108 @@
+/**
+ * Spawns the built `mm-acp` binary and connects the SDK's own client to its stdio, recording
+ * every line it writes on stdout (each must be a JSON-RPC message) and everything on stderr.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { dirname, join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import * as acp from "@agentclientprotocol/sdk";
+import { schemaProblems } from "./acp-schema.js";
+
+export const BIN = join(dirname(fileURLToPath(import.meta.url)), "../bin/mm-acp.js");
+
+export type SpawnOptions = {
+  env?: Record<string, string>;
+  args?: string[];
+  cwd?: string;
+  permission?: (request: acp.RequestPermissionRequest) => "allow" | "allow_always" | "reject";
+  clientCapabilities?: acp.ClientCapabilities;
+};
+
+export type SpawnedAgent = {
+  child: ChildProcessWithoutNullStreams;
+  stdoutLines: string[];
+  stderr: () => string;
+  problems: string[];
+  updates: acp.SessionNotification[];
+  permissions: acp.RequestPermissionRequest[];
+  run: <T>(op: (agent: acp.ClientContext) => Promise<T>) => Promise<T>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  textOf: (sessionId: string) => string;
+};
+
+export const spawnAgent = (options: SpawnOptions = {}): SpawnedAgent => {
+  const child = spawn(process.execPath, [BIN, ...(options.args ?? [])], {
+    cwd: options.cwd ?? process.cwd(),
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...options.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const stdoutLines: string[] = [];
+  const problems: string[] = [];
+  const requestMethods = new Map<unknown, string>();
+  let partial = "";
+  const forClient = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = forClient.writable.getWriter();
+  const decoder = new TextDecoder();
+  child.stdout.on("data", (chunk: Buffer) => {
+    partial += decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = partial.indexOf("\n")) !== -1) {
+      const line = partial.slice(0, nl);
+      partial = partial.slice(nl + 1);
+      stdoutLines.push(line);
+      try {
+        problems.push(...schemaProblems(JSON.parse(line), requestMethods));
+      } catch {
+        problems.push(`stdout line is not JSON: ${line.slice(0, 200)}`);
+      }
+    }
+    void writer.write(new Uint8Array(chunk));
+  });
+  child.stdout.on("end", () => void writer.close().catch(() => undefined));
+  const toAgent = Writable.toWeb(child.stdin) as WritableStream<Uint8Array>;
+  const recordingToAgent = new TransformStream<Uint8Array, Uint8Array>({
+    transform: (chunk, controller) => {
+      for (const line of decoder.decode(chunk).split("\n")) {
+        if (line.trim() === "") continue;
+        const m = JSON.parse(line) as { id?: unknown; method?: string };
+        if (m.method !== undefined && m.id !== undefined) requestMethods.set(m.id, m.method);
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  void recordingToAgent.readable.pipeTo(toAgent).catch(() => undefined);
+  const stream = acp.ndJsonStream(recordingToAgent.writable, forClient.readable);
+  const updates: acp.SessionNotification[] = [];
+  const permissions: acp.RequestPermissionRequest[] = [];
+  const client = acp
+    .client({ name: "e2e-client" })
+    .onNotification("session/update", ({ params }) => void updates.push(params))
+    .onRequest("session/request_permission", async ({ params }) => {
+      permissions.push(params);
+      const choice = options.permission?.(params) ?? "allow";
+      return { outcome: { outcome: "selected", optionId: choice } };
+    });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const run = <T>(op: (agent: acp.ClientContext) => Promise<T>): Promise<T> =>
+    client.connectWith(stream, async (agent) => {
+      await agent.request("initialize", { protocolVersion: 1, clientCapabilities: options.clientCapabilities ?? {}, clientInfo: { name: "e2e-client", version: "1" } });
+      return op(agent);
+    });
+  const textOf = (sessionId: string) =>
+    updates
+      .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk")
+      .map((u) => (u.update as { content: { text: string } }).content.text)
+      .join("");
+  return { child, stdoutLines, stderr: () => stderr, problems, updates, permissions, run, exited, textOf };
+};
+
+/** Closes stdin and waits for the process to exit. */
+export const stop = async (agent: SpawnedAgent): Promise<{ code: number | null; signal: NodeJS.Signals | null }> => {
+  agent.child.stdin.end();
+  return agent.exited;
+};
