@@ -12,3 +12,6 @@ export type { ConfigError, LoadedConfig, MmConfig, ModelApi } from "./config-typ
 export { DEFAULT_MODEL, DEFAULT_SKILL_DIRS, DEFAULT_THRESHOLD_RATIO, DEFAULTS } from "./config-defaults.js";
 export { findConfigFile, configArgument, readConfigFile, type ConfigCandidate, type ConfigLocation } from "./config-file.js";
 export { validateFileConfig, formatKeyPath, type FileConfig } from "./config-schema.js";
+export { jsonSessionStore, type JsonSessionStoreOptions } from "./json-session-store.js";
+export { SESSION_FORMAT, SESSION_VERSION, decodeSessionDocument, encodeSessionDocument, type SessionDocumentError } from "./json-session-document.js";
+export { loadDiskSkillCatalogue, MAX_SKILL_FILES } from "./disk-skill-catalogue.js";

@@ -6,7 +6,7 @@ import { jsonSessionStore } from "../src/json-session-store.js";
 import { crashHistory } from "./crash-history.js";
 
 const [cwd = "", id = "", round = "0"] = process.argv.slice(2);
-const store = jsonSessionStore({ dir: "sessions" });
+const store = jsonSessionStore({ dir: ".mm/sessions" });
 
 for (let k = 0; ; k++) {
   const saved = await store.save({ id, cwd, createdAt: 0, updatedAt: k, history: crashHistory(Number(round), k) });

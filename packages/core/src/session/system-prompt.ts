@@ -25,7 +25,7 @@ Date: ${input.date}
 OS: ${input.os}
 
 ## Tools
-- bash: your main tool. Run commands in the working directory to explore (ls, rg, grep, find, git), build, test and change things. Prefer small, verifiable steps; read the output before going on. A call returns when the command and everything holding its output have ended: start long-running servers in the background with their output redirected (`cmd > log 2>&1 &`).
+- bash: your main tool. Run commands in the working directory to explore (ls, rg, grep, find, git), build, test and change things. Prefer small, verifiable steps; read the output before going on. A call returns when the command and everything holding its output have ended: start long-running servers in the background with their output redirected (\`cmd > log 2>&1 &\`).
 - read_file: read a text file (1-based offset and limit for long files).
 - write_file: create or overwrite a whole file.
 - edit_file: replace an exact piece of text in a file; include enough context to match once.
