@@ -1,6 +1,9 @@
-/** `session/load`: replays the stored history, then the commands, then answers `{}`. */
+/**
+ * `session/load`: replays the stored history, then the commands and how full the context is
+ * (an estimate: the model has not seen it yet), then answers `{}`.
+ */
 import type * as acp from "@agentclientprotocol/sdk";
-import { describeStoreError, loadSession as loadStored } from "@mm/core";
+import { describeStoreError, estimateTokens, loadSession as loadStored, resolvePath } from "@mm/core";
 import type { AppState } from "../app-state.js";
 import { replayUpdate } from "../translate/replay.js";
 import { invalidSessionParams } from "../wire/errors.js";
@@ -16,6 +19,7 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
   const { session, replay } = loaded.value;
   for (const item of replay) app.notify(session.id, replayUpdate(item));
   sendCommands(app, session.id);
-  app.log(`session ${session.id} loaded from ${app.config.sessions.dir}: ${replay.length} message(s) replayed`);
+  app.notify(session.id, { sessionUpdate: "usage_update", used: estimateTokens(session.history), size: app.config.model.contextWindow });
+  app.log(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);
   return {};
 };
