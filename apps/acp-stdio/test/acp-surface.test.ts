@@ -204,3 +204,40 @@ describe("session/prompt", () => {
     expect(t.problems).toEqual([]);
   });
 });
+
+describe("/compact through the client", () => {
+  it("leaves the model's next request with the system prompt, the summary and the kept turns, nothing else", async () => {
+    const t = inMemoryAcp({ replies: [textReply("a1"), textReply("a2"), textReply("a3"), textReply("SUMMARY"), textReply("a4")] });
+    await t.run(async (agent) => {
+      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
+      for (const q of ["one", "two", "three", "/compact", "four"]) {
+        expect(await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: q }] })).toEqual({ stopReason: "end_turn" });
+      }
+      expect(t.textOf(sessionId)).toMatch(/a1a2a3🗜️ compressed 2 messages → 1 summary \+ 4 kept \(\d+ tokens, \d\.\ds\)a4/);
+    }, { session: { compaction: {} } });
+    const next = t.model.requests.at(-1)!;
+    expect(next.system).toContain("You are Bob");
+    expect(next.messages).toEqual([
+      { role: "user", text: "SUMMARY", summary: true },
+      { role: "user", text: "two" },
+      { role: "assistant", text: "a2", toolCalls: [] },
+      { role: "user", text: "three" },
+      { role: "assistant", text: "a3", toolCalls: [] },
+      { role: "user", text: "four" },
+    ]);
+    const kinds = t.updates.map((u) => u.update.sessionUpdate);
+    expect(kinds).toContain("compaction_update");
+    expect(kinds).toContain("compaction_summary_chunk");
+    expect(t.logs.some((l) => /\/compact — 🗜️ compressed/.test(l))).toBe(true);
+    expect(t.problems).toEqual([]);
+  });
+
+  it("sends only the spec's chunk to a client without the compaction capability", async () => {
+    const t = inMemoryAcp({ replies: [textReply("a1"), textReply("a2"), textReply("a3"), textReply("SUMMARY")] });
+    await t.run(async (agent) => {
+      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
+      for (const q of ["one", "two", "three", "/compact"]) await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: q }] });
+    });
+    expect(t.updates.map((u) => u.update.sessionUpdate)).not.toContain("compaction_update");
+  });
+});

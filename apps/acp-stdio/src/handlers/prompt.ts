@@ -9,7 +9,7 @@ import { internalError, invalidSessionParams } from "../wire/errors.js";
 let compactions = 0;
 
 const updateOptions = (app: AppState): UpdateOptions => ({
-  compactionUpdates: (app.peer.capabilities as { session?: { compaction?: unknown } } | undefined)?.session?.compaction !== undefined,
+  compactionUpdates: app.peer.capabilities?.session?.compaction != null,
   compactionId: () => `compaction_${++compactions}`,
 });
 

@@ -29,16 +29,15 @@ export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly ac
       return [{ sessionUpdate: "usage_update", used: event.used, size: event.size }];
     case "compaction": {
       const chunk = agentText(event.line);
-      if (!options.compactionUpdates || event.summary === undefined) return [chunk];
+      if (!options.compactionUpdates || event.outcome === "nothing") return [chunk];
       const compactionId = options.compactionId();
+      if (event.outcome === "failed" || event.summary === undefined) {
+        return [chunk, { sessionUpdate: "compaction_update", compactionId, status: "failed", error: event.line }];
+      }
       return [
         chunk,
-        { sessionUpdate: "compaction_update", compactionId, status: "completed" } as acp.SessionUpdate,
-        {
-          sessionUpdate: "compaction_summary_chunk",
-          compactionId,
-          content: { type: "text", text: event.summary },
-        } as acp.SessionUpdate,
+        { sessionUpdate: "compaction_update", compactionId, status: "completed" },
+        { sessionUpdate: "compaction_summary_chunk", compactionId, content: { type: "text", text: event.summary } },
       ];
     }
   }

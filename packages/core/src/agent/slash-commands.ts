@@ -29,6 +29,6 @@ export const compactCommand = async (agent: Agent, session: Session, emit: Emit,
     await persistSession(agent, session);
   }
   const line = compactionLine(result);
-  emit({ type: "compaction", line, summary: result.kind === "compacted" ? result.summary : undefined });
+  emit({ type: "compaction", outcome: result.kind, line, summary: result.kind === "compacted" ? result.summary : undefined });
   agent.deps.log(`session ${session.id}: /compact — ${line}`);
 };

@@ -21,6 +21,11 @@ export type TurnEvent =
   /** After each model step: tokens in use and the context window. */
   | { readonly type: "usage"; readonly used: number; readonly size: number }
   /** The history was compacted (automatically or by `/compact`). */
-  | { readonly type: "compaction"; readonly line: string; readonly summary: string | undefined };
+  | {
+      readonly type: "compaction";
+      readonly outcome: "compacted" | "nothing" | "failed";
+      readonly line: string;
+      readonly summary: string | undefined;
+    };
 
 export type Emit = (event: TurnEvent) => void;

@@ -101,13 +101,17 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     };
   };
 
+  let compactionFailed = false;
   const maybeCompact = async (): Promise<void> => {
-    if (lastInputTokens === undefined || lastInputTokens < settings.compactThreshold) return;
+    if (compactionFailed || lastInputTokens === undefined || lastInputTokens < settings.compactThreshold) return;
     const result = await compactHistory(deps, history as unknown as History, settings.keepLastTurns, signal);
     if (result.kind === "nothing" || signal.aborted) return;
     const line = compactionLine(result);
-    emit({ type: "compaction", line, summary: result.kind === "compacted" ? result.summary : undefined });
-    if (result.kind !== "compacted") return;
+    emit({ type: "compaction", outcome: result.kind, line, summary: result.kind === "compacted" ? result.summary : undefined });
+    if (result.kind !== "compacted") {
+      compactionFailed = true;
+      return;
+    }
     const removed = history.length - result.history.length;
     history = [...result.history];
     userIndex = Math.max(1, userIndex - removed);
