@@ -6,6 +6,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { createAgent, type AgentDeps, type Clock, type FileSystem, type Model, type RandomHex, type SessionStore, type Shell, type SkillCatalogue } from "@mm/core";
 import type { MmConfig } from "@mm/node";
+import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
 import { createNotify, type AppState, type Peer } from "./app-state.js";
 import { registerHandlers } from "./register-handlers.js";
@@ -42,6 +43,7 @@ export const serve = (config: MmConfig, ports: AppPorts, stream: acp.Stream, opt
     clock: ports.clock,
     random: ports.random,
     store: ports.store,
+    sessionFs: editorFileSystems(peer, ports.fs),
     log,
   };
   const agent = createAgent(deps, {

@@ -241,3 +241,38 @@ describe("/compact through the client", () => {
     expect(t.updates.map((u) => u.update.sessionUpdate)).not.toContain("compaction_update");
   });
 });
+
+describe("the editor's file system", () => {
+  it("reads unsaved buffers and writes through the editor when the client offers fs", async () => {
+    const editorFiles = new Map([["/w/a.txt", "unsaved buffer\n"]]);
+    const t = inMemoryAcp({
+      editorFiles,
+      files: { "/w/a.txt": "on disk\n" },
+      replies: [
+        toolReply([{ name: "read_file", input: { path: "a.txt" } }]),
+        toolReply([{ name: "edit_file", input: { path: "a.txt", old_text: "unsaved", new_text: "saved" } }]),
+        textReply("ok"),
+      ],
+    });
+    await t.run(async (agent) => {
+      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
+      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    }, { fs: { readTextFile: true, writeTextFile: true } });
+    const outputs = t.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(outputs[0]).toMatchObject({ rawOutput: { output: "unsaved buffer\n" } });
+    expect(editorFiles.get("/w/a.txt")).toBe("saved buffer\n");
+    expect(t.fs.files.get("/w/a.txt")).toBe("on disk\n");
+    expect(t.problems).toEqual([]);
+  });
+
+  it("uses the local files without the capability", async () => {
+    const t = inMemoryAcp({ files: { "/w/a.txt": "on disk\n" }, replies: [toolReply([{ name: "read_file", input: { path: "a.txt" } }]), textReply("ok")] });
+    await t.run(async (agent) => {
+      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
+      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    });
+    const done = t.updates.map((u) => u.update).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(done).toMatchObject({ rawOutput: { output: "on disk\n" } });
+    expect(t.updates.map((u) => u.update.sessionUpdate)).toContain("usage_update");
+  });
+});

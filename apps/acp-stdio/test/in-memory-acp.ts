@@ -34,6 +34,8 @@ export type Options = {
   config?: (base: MmConfig) => MmConfig;
   store?: SessionStore;
   ports?: Partial<AppPorts>;
+  /** The editor's buffers: when given, the client serves fs/read_text_file and fs/write_text_file from it. */
+  editorFiles?: Map<string, string>;
 };
 
 const tap = (writable: WritableStream<acp.AnyMessage>, record: (m: acp.AnyMessage) => void): WritableStream<acp.AnyMessage> => {
@@ -98,6 +100,20 @@ export const inMemoryAcp = (options: Options = {}) => {
       const choice = typeof answer === "function" ? await answer(params) : answer;
       return choice === "cancelled" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: choice } };
     });
+
+  const editorFiles = options.editorFiles;
+  if (editorFiles !== undefined) {
+    client
+      .onRequest("fs/read_text_file", ({ params }) => {
+        const content = editorFiles.get(params.path);
+        if (content === undefined) throw new Error(`no buffer for ${params.path}`);
+        return { content };
+      })
+      .onRequest("fs/write_text_file", ({ params }) => {
+        editorFiles.set(params.path, params.content);
+        return {};
+      });
+  }
 
   /** Runs `op` with a connected client, having initialised it. */
   const run = <T>(op: (agent: acp.ClientContext) => Promise<T>, clientCapabilities: acp.ClientCapabilities = {}): Promise<T> =>

@@ -3,6 +3,7 @@
  * (start, prompt, cancel, load): a record, not a class receiving every request.
  */
 import type { RandomHex } from "../ports/clock.js";
+import type { FileSystem } from "../ports/file-system.js";
 import type { SessionStore } from "../ports/session-store.js";
 import { createCallIds } from "../session/call-ids.js";
 import type { Session } from "../session/session.js";
@@ -13,6 +14,8 @@ export type AgentDeps = Omit<EngineDeps, "callIds"> & {
   readonly random: RandomHex;
   /** Present when sessions are kept on disk (`sessions.enabled`). */
   readonly store: SessionStore | undefined;
+  /** File access of one session's tools, when it differs from `fs` (e.g. the editor's buffers). */
+  readonly sessionFs?: (sessionId: string) => FileSystem | undefined;
   /** A log line for the operator (stderr in the ACP app). */
   readonly log: (line: string) => void;
 };

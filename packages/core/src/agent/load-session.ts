@@ -23,7 +23,7 @@ export const loadSession = (agent: Agent, cwd: string, id: string): ResultAsync<
       agent.deps.callIds.bumpPast(history);
       const previous = agent.sessions.get(id);
       if (previous !== undefined) for (const c of previous.inFlight) c.abort();
-      const session = createSession(id, cwd, history, stored.createdAt);
+      const session = createSession(id, cwd, history, stored.createdAt, agent.deps.sessionFs?.(id));
       agent.sessions.set(id, session);
       return { session, replay: replayOf(history, cwd) };
     }),

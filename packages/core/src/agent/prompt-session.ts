@@ -30,6 +30,7 @@ const turn = async (agent: Agent, session: Session, text: string, emit: Emit, si
     grants: session.grants,
     lastInputTokens: session.lastInputTokens,
     text: resolveSkillNotation(text, skillNames(agent)),
+    ...(session.fs !== undefined ? { fs: session.fs } : {}),
     signal,
     emit,
   });

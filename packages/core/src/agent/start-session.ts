@@ -8,7 +8,13 @@ import { systemPromptFor } from "./system-prompt-for.js";
 
 export const startSession = async (agent: Agent, cwd: string): Promise<Session> => {
   const id = newSessionId(agent.deps.clock, agent.deps.random);
-  const session = createSession(id, cwd, [systemMessage(await systemPromptFor(agent, cwd))], agent.deps.clock.now());
+  const session = createSession(
+    id,
+    cwd,
+    [systemMessage(await systemPromptFor(agent, cwd))],
+    agent.deps.clock.now(),
+    agent.deps.sessionFs?.(id),
+  );
   agent.sessions.set(id, session);
   await persistSession(agent, session);
   return session;

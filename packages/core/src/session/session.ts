@@ -1,5 +1,6 @@
 /** A live session: its id, cwd, history, allow-always grants and the turns it has in flight. */
 import type { History } from "../history/message.js";
+import type { FileSystem } from "../ports/file-system.js";
 
 export type Session = {
   readonly id: string;
@@ -12,9 +13,17 @@ export type Session = {
   /** One controller per prompt running or queued; `session/cancel` aborts them all. */
   readonly inFlight: Set<AbortController>;
   readonly createdAt: number;
+  /** The session's own file access for tools (e.g. through the editor), when not the agent's. */
+  readonly fs: FileSystem | undefined;
 };
 
-export const createSession = (id: string, cwd: string, history: History, createdAt: number): Session => ({
+export const createSession = (
+  id: string,
+  cwd: string,
+  history: History,
+  createdAt: number,
+  fs?: FileSystem,
+): Session => ({
   id,
   cwd,
   history,
@@ -22,6 +31,7 @@ export const createSession = (id: string, cwd: string, history: History, created
   lastInputTokens: undefined,
   inFlight: new Set(),
   createdAt,
+  fs,
 });
 
 /** Aborts everything the session has running or queued. */

@@ -49,6 +49,8 @@ export type TurnRequest = {
   readonly grants: Set<string>;
   readonly lastInputTokens: number | undefined;
   readonly text: string;
+  /** The session's own file access (the editor's buffers), when it has one; else `deps.fs`. */
+  readonly fs?: FileSystem;
   readonly signal: AbortSignal;
   readonly emit: Emit;
 };
@@ -82,7 +84,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   const ctx = {
     cwd: request.cwd,
     ...(settings.home !== undefined ? { home: settings.home } : {}),
-    fs: deps.fs,
+    fs: request.fs ?? deps.fs,
     shell: deps.shell,
     skills: deps.skills,
     limits: settings.limits,
@@ -126,11 +128,10 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     const result = await runModelStep(deps.model, system.text, withAllToolResults(conversation), toolSpecs, signal, emit);
     const calls: ToolCall[] = result.calls.map((c) => ({ id: deps.callIds.next(), name: c.name, input: c.input }));
     if (result.text !== "" || calls.length > 0) history.push(assistantMessage(result.text, calls));
-    if (result.usage !== undefined) {
-      const used = result.usage.inputTokens !== undefined
-        ? result.usage.inputTokens + (result.usage.outputTokens ?? 0)
-        : estimateTokens(history);
-      if (result.usage.inputTokens !== undefined) lastInputTokens = result.usage.inputTokens;
+    const inputTokens = result.usage?.inputTokens;
+    if (inputTokens !== undefined) lastInputTokens = inputTokens;
+    if (result.error === undefined) {
+      const used = inputTokens !== undefined ? inputTokens + (result.usage?.outputTokens ?? 0) : estimateTokens(history);
       emit({ type: "usage", used, size: settings.contextWindow });
     }
     if (result.error !== undefined) {

@@ -1,0 +1,34 @@
+/**
+ * A session's FileSystem through the editor, when it advertises `fs.readTextFile` /
+ * `fs.writeTextFile`: reads see unsaved buffers, writes land in the editor (its buffers and review
+ * UI follow). What the editor cannot do, or fails at, falls back to the local file system.
+ */
+import { ResultAsync } from "neverthrow";
+import type { FileSystem } from "@mm/core";
+import type { Peer } from "./app-state.js";
+
+export const acpFileSystem = (peer: Peer, sessionId: string, local: FileSystem): FileSystem => ({
+  readText: (path) => {
+    const client = peer.client;
+    if (client === undefined || peer.capabilities?.fs?.readTextFile !== true) return local.readText(path);
+    return ResultAsync.fromPromise(client.request("fs/read_text_file", { sessionId, path }), () => "failed").orElse(() =>
+      local.readText(path).map((content) => ({ content })),
+    ).map((response) => response.content);
+  },
+  writeText: (path, text) => {
+    const client = peer.client;
+    if (client === undefined || peer.capabilities?.fs?.writeTextFile !== true) return local.writeText(path, text);
+    return ResultAsync.fromPromise(client.request("fs/write_text_file", { sessionId, path, content: text }), () => "failed")
+      .map(() => undefined)
+      .orElse(() => local.writeText(path, text));
+  },
+  stat: (path) => local.stat(path),
+});
+
+/** The per-session FileSystem factory: the editor's when it offers either capability, else none. */
+export const editorFileSystems =
+  (peer: Peer, local: FileSystem) =>
+  (sessionId: string): FileSystem | undefined =>
+    peer.capabilities?.fs?.readTextFile === true || peer.capabilities?.fs?.writeTextFile === true
+      ? acpFileSystem(peer, sessionId, local)
+      : undefined;
