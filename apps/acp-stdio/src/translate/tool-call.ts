@@ -18,9 +18,8 @@ export const textContent = (text: string): acp.ToolCallContent => ({ type: "cont
 
 const locationsOf = (paths: readonly string[]): acp.ToolCallLocation[] => paths.map((path) => ({ path }));
 
-/** The pending call, carrying the proposed diff of an edit so the user can judge it first. */
-export const pendingToolCall = (call: ToolCallView): acp.ToolCall & { sessionUpdate: "tool_call" } => ({
-  sessionUpdate: "tool_call",
+/** The tool call as the permission request shows it: title, kind, input, places and proposed diff. */
+export const permissionToolCall = (call: ToolCallView): acp.ToolCallUpdate & acp.ToolCall => ({
   toolCallId: call.id,
   title: call.title,
   kind: call.kind,
@@ -30,15 +29,10 @@ export const pendingToolCall = (call: ToolCallView): acp.ToolCall & { sessionUpd
   content: call.diffs.map(diffContent),
 });
 
-/** The tool call as the permission request shows it. */
-export const permissionToolCall = (call: ToolCallView): acp.ToolCallUpdate => ({
-  toolCallId: call.id,
-  title: call.title,
-  kind: call.kind,
-  status: "pending",
-  rawInput: call.input as Record<string, unknown>,
-  locations: locationsOf(call.locations),
-  content: call.diffs.map(diffContent),
+/** The pending call, carrying the proposed diff of an edit so the user can judge it first. */
+export const pendingToolCall = (call: ToolCallView): acp.ToolCall & { sessionUpdate: "tool_call" } => ({
+  sessionUpdate: "tool_call",
+  ...permissionToolCall(call),
 });
 
 export const runningUpdate = (call: ToolCallView): acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } => ({
