@@ -4,7 +4,7 @@
  * in-memory streams.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { createAgent, type AgentDeps, type Clock, type FileSystem, type Model, type RandomHex, type SessionStore, type Shell, type SkillCatalogue } from "@mm/core";
+import { createAgent, type AgentDeps, type ChangeTracker, type Clock, type FileSystem, type Model, type RandomHex, type SessionStore, type Shell, type SkillCatalogue } from "@mm/core";
 import type { MmConfig } from "@mm/node";
 import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
@@ -16,6 +16,8 @@ export type AppPorts = {
   readonly model: Model;
   readonly fs: FileSystem;
   readonly shell: Shell;
+  /** What bash calls change on disk; absent, bash results carry no diffs. */
+  readonly changes?: ChangeTracker;
   readonly skills: SkillCatalogue;
   readonly store: SessionStore | undefined;
   readonly clock: Clock;
@@ -44,6 +46,7 @@ export const serve = (config: MmConfig, ports: AppPorts, stream: acp.Stream, opt
     random: ports.random,
     store: ports.store,
     sessionFs: editorFileSystems(peer, ports.fs),
+    ...(ports.changes !== undefined ? { changes: ports.changes } : {}),
     log,
   };
   const agent = createAgent(deps, {

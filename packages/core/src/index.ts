@@ -29,3 +29,4 @@ export * from "./compaction/compact-history.js";
 export * from "./ports/session-store.js";
 export * from "./session/replay.js";
 export * from "./agent/index.js";
+export * from "./ports/change-tracker.js";

@@ -15,3 +15,4 @@ export { validateFileConfig, formatKeyPath, type FileConfig } from "./config-sch
 export { jsonSessionStore, type JsonSessionStoreOptions } from "./json-session-store.js";
 export { SESSION_FORMAT, SESSION_VERSION, decodeSessionDocument, encodeSessionDocument, type SessionDocumentError } from "./json-session-document.js";
 export { loadDiskSkillCatalogue, MAX_SKILL_FILES } from "./disk-skill-catalogue.js";
+export { changeTracker, DEFAULT_TRACKING_LIMITS, type ChangeTrackingOptions } from "./change-tracker.js";

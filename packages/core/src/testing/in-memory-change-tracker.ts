@@ -33,10 +33,10 @@ const verbOf = (before: string | undefined, after: string | undefined): string =
 const diffOf = (path: string, before: string | undefined, after: string | undefined, maxFileBytes: number): FileDiff => {
   const texts = [before, after].filter((text): text is string => text !== undefined);
   const verb = verbOf(before, after);
-  if (texts.some((text) => text.includes("\u0000"))) return { path, oldText: null, newText: null, note: `binary file ${verb}, not shown` };
   if (texts.some((text) => text.length > maxFileBytes)) {
     return { path, oldText: null, newText: null, note: `file ${verb}, not shown: larger than ${sizeOf(maxFileBytes)}` };
   }
+  if (texts.some((text) => text.includes("\u0000"))) return { path, oldText: null, newText: null, note: `binary file ${verb}, not shown` };
   return { path, oldText: before ?? null, newText: after ?? null };
 };
 

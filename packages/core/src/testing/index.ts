@@ -6,3 +6,4 @@ export * from "./scripted-permission-gate.js";
 export * from "./in-memory-skill-catalogue.js";
 export * from "./fixed-clock.js";
 export * from "./in-memory-session-store.js";
+export * from "./in-memory-change-tracker.js";

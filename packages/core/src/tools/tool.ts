@@ -1,6 +1,7 @@
 /** What a tool is to the engine: its schema for the model, input parsing, and execution. */
 import type { Result } from "neverthrow";
 import type { FileDiff } from "../history/message.js";
+import type { ChangeTracker } from "../ports/change-tracker.js";
 import type { FileSystem } from "../ports/file-system.js";
 import type { ToolSpec } from "../ports/model.js";
 import type { Shell } from "../ports/shell.js";
@@ -19,6 +20,10 @@ export type ToolContext = {
   readonly skills: SkillCatalogue;
   readonly limits: ToolLimits;
   readonly signal: AbortSignal;
+  /** Reports the files a bash call changed; absent: no diffs for bash. */
+  readonly changes?: ChangeTracker;
+  /** A line for the operator's log (stderr), e.g. that file changes cannot be tracked here. */
+  readonly warn?: (line: string) => void;
 };
 
 export type ToolOutcome = {

@@ -5,6 +5,7 @@
 import { compactHistory, compactionLine } from "../compaction/compact-history.js";
 import { assistantMessage, userMessage, type History, type Message, type ToolCall } from "../history/message.js";
 import { withAllToolResults } from "../history/tool-results.js";
+import type { ChangeTracker } from "../ports/change-tracker.js";
 import type { Clock } from "../ports/clock.js";
 import type { FileSystem } from "../ports/file-system.js";
 import type { Model } from "../ports/model.js";
@@ -28,6 +29,10 @@ export type EngineDeps = {
   readonly gate: PermissionGate;
   readonly callIds: CallIds;
   readonly clock: Clock;
+  /** Reports what each bash call changed on disk; absent, bash results carry no diffs. */
+  readonly changes?: ChangeTracker;
+  /** Operator log (stderr); each distinct warning of a tool is written once. */
+  readonly log?: (line: string) => void;
 };
 
 export type TurnSettings = {
@@ -74,6 +79,17 @@ const countsOf = (ran: readonly CallCategory[]): TurnCounts => ({
   skills: ran.filter((c) => c === "skill").length,
 });
 
+const warned = new WeakMap<(line: string) => void, Set<string>>();
+
+/** The log, writing each distinct line once for the life of the process. */
+const onceEach = (log: (line: string) => void) => (line: string): void => {
+  const seen = warned.get(log) ?? new Set<string>();
+  warned.set(log, seen);
+  if (seen.has(line)) return;
+  seen.add(line);
+  log(line);
+};
+
 export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request: TurnRequest): Promise<TurnOutcome> => {
   const { signal, emit } = request;
   let history: Message[] = [...request.history, userMessage(request.text)];
@@ -89,6 +105,8 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     skills: deps.skills,
     limits: settings.limits,
     signal,
+    ...(deps.changes !== undefined ? { changes: deps.changes } : {}),
+    ...(deps.log !== undefined ? { warn: onceEach(deps.log) } : {}),
   };
 
   const end = (stopReason: StopReason, error?: string): TurnOutcome => {

@@ -1,0 +1,62 @@
+/**
+ * From what a path held before and after a command to the FileDiff the editor sees: texts for small
+ * UTF-8 files, a note naming binary, large, linked and submodule entries, and a per-call budget on
+ * the total of texts kept.
+ */
+import type { FileDiff } from "@mm/core";
+import type { TrackingLimits } from "./limits.js";
+
+/** What one path held at one moment; null (in a FileChange) when it held nothing. */
+export type FileState =
+  | { readonly kind: "bytes"; readonly bytes: Buffer }
+  | { readonly kind: "large"; readonly size: number }
+  | { readonly kind: "link" }
+  | { readonly kind: "submodule" }
+  /** Known to differ, content not read: the call's text budget was spent. */
+  | { readonly kind: "omitted" }
+  /** Content could not be read (permissions). */
+  | { readonly kind: "unreadable" };
+
+export type FileChange = { readonly path: string; readonly before: FileState | null; readonly after: FileState | null };
+
+/** How much of the start of a file is searched for a NUL byte to call it binary (git's heuristic). */
+const SNIFF_BYTES = 8000;
+
+export const isBinary = (bytes: Buffer): boolean => bytes.subarray(0, SNIFF_BYTES).includes(0);
+
+export const sizeText = (bytes: number): string =>
+  bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+
+const verbOf = (change: FileChange): string => (change.before === null ? "created" : change.after === null ? "deleted" : "changed");
+
+const noteOf = (change: FileChange, limits: TrackingLimits, overBudget: boolean): string | undefined => {
+  const verb = verbOf(change);
+  const states = [change.before, change.after].filter((state): state is FileState => state !== null);
+  const has = (kind: FileState["kind"]): boolean => states.some((state) => state.kind === kind);
+  if (has("submodule")) return `submodule ${verb}`;
+  if (has("link")) return `symbolic link ${verb}`;
+  if (has("large")) return `file ${verb}, not shown: larger than ${sizeText(limits.maxFileBytes)}`;
+  if (has("unreadable")) return `file ${verb}, not shown: not readable`;
+  if (states.some((state) => state.kind === "bytes" && isBinary(state.bytes))) return `binary file ${verb}, not shown`;
+  if (overBudget || has("omitted")) return `file ${verb}, not shown: this command's diffs are over ${sizeText(limits.maxDiffBytes)}`;
+  return undefined;
+};
+
+const textOf = (state: FileState | null): string | null => (state?.kind === "bytes" ? state.bytes.toString("utf8") : null);
+
+const textBytes = (change: FileChange): number =>
+  [change.before, change.after].reduce((sum, state) => sum + (state?.kind === "bytes" ? state.bytes.length : 0), 0);
+
+/** The FileDiffs of `changes`, sorted by path; texts kept in that order while within `maxDiffBytes`. */
+export const fileDiffsOf = (changes: readonly FileChange[], limits: TrackingLimits): FileDiff[] => {
+  let spent = 0;
+  return [...changes]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .map((change) => {
+      const size = textBytes(change);
+      const note = noteOf(change, limits, spent + size > limits.maxDiffBytes);
+      if (note !== undefined) return { path: change.path, oldText: null, newText: null, note };
+      spent += size;
+      return { path: change.path, oldText: textOf(change.before), newText: textOf(change.after) };
+    });
+};

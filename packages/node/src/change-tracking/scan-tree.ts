@@ -1,0 +1,106 @@
+/**
+ * scanTree: a bounded walk of a directory subtree recording, per file, what tells a change (size,
+ * times, inode) and, when asked, its content. Version-control and dependency directories are skipped.
+ */
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+
+/** Directory names never entered: repositories' own data and installed dependencies. */
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([".git", ".hg", ".svn", "node_modules"]);
+
+/** Size, modification and change times (ns) and inode: equal stamps mean an untouched file. */
+export type Stamp = string;
+
+export type ScannedFile = {
+  readonly kind: "file";
+  readonly size: number;
+  readonly stamp: Stamp;
+  /** Latest of mtime and ctime, in ms. */
+  readonly touchedMs: number;
+  /** The bytes, when asked for, the file is within the size limit and could be read. */
+  readonly content?: Buffer;
+};
+export type ScannedLink = { readonly kind: "link"; readonly target: string };
+export type ScannedEntry = ScannedFile | ScannedLink;
+
+export type ScanLimits = {
+  readonly maxFiles: number;
+  /** Content is read for files up to this size. */
+  readonly maxFileBytes: number;
+  /** Total content kept; reading stops over it. */
+  readonly maxContentBytes: number;
+  readonly deadline: number;
+  readonly withContent: boolean;
+};
+
+export type ScanOutcome =
+  | { readonly kind: "done"; readonly entries: Map<string, ScannedEntry> }
+  | { readonly kind: "too-many-files"; readonly seen: number }
+  | { readonly kind: "too-much-content"; readonly bytes: number }
+  | { readonly kind: "too-slow"; readonly seen: number };
+
+const UNREACHABLE = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM"]);
+
+const unreachable = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" && UNREACHABLE.has(error.code);
+
+/** `read()`, or undefined when the path vanished meanwhile or may not be read; other errors throw. */
+const unlessVanished = <T>(read: () => T): T | undefined => {
+  try {
+    return read();
+  } catch (error) {
+    if (unreachable(error)) return undefined;
+    throw error;
+  }
+};
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Walks `root` (relative paths in the result). Synchronous calls, five times faster here than the
+ * promise API on small files, one directory per event-loop turn so the loop is never held long.
+ * Files that vanish mid-walk are left out, unreadable ones kept without content, unreadable
+ * directories seen as empty; other I/O errors reject.
+ */
+export const scanTree = async (root: string, limits: ScanLimits): Promise<ScanOutcome> => {
+  const entries = new Map<string, ScannedEntry>();
+  let contentBytes = 0;
+  const check = (): ScanOutcome | undefined => {
+    if (entries.size > limits.maxFiles) return { kind: "too-many-files", seen: entries.size };
+    if (contentBytes > limits.maxContentBytes) return { kind: "too-much-content", bytes: contentBytes };
+    if (Date.now() > limits.deadline) return { kind: "too-slow", seen: entries.size };
+    return undefined;
+  };
+  const visitFile = (path: string, relative: string): void => {
+    const info = unlessVanished(() => lstatSync(path, { bigint: true }));
+    if (info === undefined) return;
+    if (info.isSymbolicLink()) {
+      const target = unlessVanished(() => readlinkSync(path));
+      if (target !== undefined) entries.set(relative, { kind: "link", target });
+      return;
+    }
+    if (!info.isFile()) return;
+    const size = Number(info.size);
+    const stamp = `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
+    const touchedMs = Number((info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs) / 1_000_000n);
+    const withContent = limits.withContent && size <= limits.maxFileBytes && contentBytes + size <= limits.maxContentBytes;
+    if (limits.withContent && size <= limits.maxFileBytes) contentBytes += size;
+    const content = withContent ? unlessVanished(() => readFileSync(path)) : undefined;
+    entries.set(relative, content === undefined ? { kind: "file", size, stamp, touchedMs } : { kind: "file", size, stamp, touchedMs, content });
+  };
+  const directories: [string, string][] = [[root, ""]];
+  for (let next = directories.pop(); next !== undefined; next = directories.pop()) {
+    const [directory, relative] = next;
+    const children = unlessVanished(() => readdirSync(directory, { withFileTypes: true })) ?? [];
+    for (const child of children) {
+      const path = join(directory, child.name);
+      const childRelative = relative === "" ? child.name : `${relative}/${child.name}`;
+      if (!child.isDirectory()) visitFile(path, childRelative);
+      else if (!SKIPPED_DIRECTORIES.has(child.name)) directories.push([path, childRelative]);
+      const stop = check();
+      if (stop !== undefined) return stop;
+    }
+    await nextTurn();
+  }
+  return { kind: "done", entries };
+};

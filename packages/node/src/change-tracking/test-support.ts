@@ -1,0 +1,41 @@
+/** Fixtures of the change tracker tests: temp directories, git repositories, shell commands. */
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+export const sh = (cwd: string, command: string): string => execFileSync("bash", ["-c", command], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+export const git = (cwd: string, ...args: string[]): string =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+export const writeFiles = async (root: string, files: Record<string, string | Buffer>): Promise<void> => {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+};
+
+/** A fresh temp directory; `cleanUp` removes every one made. */
+export const tempDirs = () => {
+  const made: string[] = [];
+  return {
+    make: async (name = "mm-ct-"): Promise<string> => {
+      const dir = await mkdtemp(join(tmpdir(), name));
+      made.push(dir);
+      return dir;
+    },
+    cleanUp: async (): Promise<void> => {
+      await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+    },
+  };
+};
+
+/** A git repository holding `files`, committed. */
+export const gitRepo = async (dir: string, files: Record<string, string | Buffer>): Promise<string> => {
+  git(dir, "init", "-q");
+  await writeFiles(dir, files);
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "init");
+  return dir;
+};

@@ -1,0 +1,58 @@
+/**
+ * Where a cwd sits in its git work tree, found with `git rev-parse`; a finder that remembers the
+ * answer while it still holds.
+ */
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { ChangeTrackingOptions } from "./limits.js";
+import { gitEnvironment, runGit } from "./run-git.js";
+
+/** Where a cwd sits in its git work tree. */
+export type WorkTree = {
+  /** The cwd as given to `begin`: reported paths are under it. */
+  readonly cwd: string;
+  /** The top of the work tree, absolute. */
+  readonly top: string;
+  /** The cwd relative to `top`, `""` at the top, else ending in `/`. */
+  readonly prefix: string;
+  /** The user's index file, absolute: only ever copied. */
+  readonly index: string;
+};
+
+/** `git rev-parse` is quick whatever the repository's size; a generous bound, not a budget. */
+const LOCATE_TIMEOUT_MS = 10_000;
+
+export const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
+
+/** The work tree `cwd` is inside, or undefined when it is in none (or git can't tell). Never rejects. */
+export const findWorkTree = async (cwd: string, options: ChangeTrackingOptions = {}): Promise<WorkTree | undefined> => {
+  const result = await runGit({
+    git: options.gitPath ?? "git",
+    args: ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index"],
+    cwd,
+    env: gitEnvironment(options.env ?? process.env),
+    timeoutMs: LOCATE_TIMEOUT_MS,
+  });
+  if (result.isErr()) return undefined;
+  const [inside, top, prefix, index] = result.value.toString("utf8").split("\n");
+  if (inside !== "true" || top === undefined || prefix === undefined || index === undefined || top === "") return undefined;
+  return { cwd, top, prefix, index: resolve(cwd, index) };
+};
+
+/**
+ * findWorkTree remembering its answers: a work tree found for a cwd is reused while its index file
+ * still exists and no repository was made at the cwd itself, sparing a `git rev-parse` per call.
+ */
+export const workTreeFinder = (options: ChangeTrackingOptions = {}): ((cwd: string) => Promise<WorkTree | undefined>) => {
+  const found = new Map<string, WorkTree>();
+  const stillValid = async (tree: WorkTree): Promise<boolean> =>
+    (await exists(tree.index)) && (tree.prefix === "" || !(await exists(join(tree.cwd, ".git"))));
+  return async (cwd) => {
+    const known = found.get(cwd);
+    if (known !== undefined && (await stillValid(known))) return known;
+    found.delete(cwd);
+    const tree = await findWorkTree(cwd, options);
+    if (tree !== undefined) found.set(cwd, tree);
+    return tree;
+  };
+};
