@@ -1,22 +1,40 @@
 /**
- * How the process ends: stdin closed, SIGTERM/SIGINT or a vanished editor (EPIPE) cancel every
- * turn, let the queue settle (sessions are saved as turns end), and exit within about 2 s.
+ * How the process ends: stdin closed, SIGTERM/SIGINT/SIGHUP or a vanished editor (EPIPE on stdout)
+ * cancel every turn (model streams aborted, bash groups sent SIGTERM), let the queue settle so the
+ * sessions are saved as their turns end, and exit within about 1.5 s. Command groups still alive
+ * 0.5 s into the shutdown (a command ignoring SIGTERM, a background job) are SIGKILLed, and again at
+ * exit, so no child outlives the agent. Writes to a closed stderr are ignored; an uncaught exception
+ * is one stderr line and a clean shutdown, not a stack trace.
  */
 import { cancelSession } from "@mm/core";
 import type { Served } from "./serve.js";
 
+/** Longest wait for running turns to stop and save before exiting anyway. */
 const GRACE_MS = 1500;
+/** When command groups that are still alive get SIGKILL, so their turns end and save within the grace. */
+const KILL_AFTER_MS = 500;
 
-export const installLifecycle = (served: Served, log: (line: string) => void): void => {
+/** The part of the shell the lifecycle needs: signal every command group it started. */
+export type ShellGroups = { readonly signalAll: (signal: NodeJS.Signals) => number };
+
+const oneLine = (error: unknown): string =>
+  (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split("\n")[0]!.slice(0, 500);
+
+export const installLifecycle = (served: Served, log: (line: string) => void, shell?: ShellGroups): void => {
   let ending = false;
+  const exit = (code: number): never => {
+    shell?.signalAll("SIGKILL");
+    process.exit(code);
+  };
   const shutdown = (why: string, code = 0): void => {
     if (ending) return;
     ending = true;
     log(`[acp] shutting down: ${why}`);
     for (const session of served.app.agent.sessions.values()) cancelSession(session);
-    const timer = setTimeout(() => process.exit(code), GRACE_MS);
-    timer.unref();
-    void served.app.agent.queue.idle().then(() => process.exit(code));
+    shell?.signalAll("SIGTERM");
+    setTimeout(() => shell?.signalAll("SIGKILL"), KILL_AFTER_MS).unref();
+    setTimeout(() => exit(code), GRACE_MS).unref();
+    void served.app.agent.queue.idle().then(() => exit(code));
   };
   void served.connection.closed.then(
     () => shutdown("the client closed the connection"),
@@ -26,4 +44,12 @@ export const installLifecycle = (served: Served, log: (line: string) => void): v
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGHUP", () => shutdown("SIGHUP"));
   process.stdout.on("error", () => shutdown("stdout closed (EPIPE)"));
+  // The editor gone, stderr is often closed too: a failed log line must not become a crash.
+  process.stderr.on("error", () => undefined);
+  process.on("exit", () => shell?.signalAll("SIGKILL"));
+  process.on("uncaughtException", (error) => {
+    log(`mm: internal error: ${oneLine(error)}`);
+    shutdown("internal error", 1);
+  });
+  process.on("unhandledRejection", (reason) => log(`mm: internal error (unhandled rejection): ${oneLine(reason)}`));
 };

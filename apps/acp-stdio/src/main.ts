@@ -4,14 +4,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
-import { Readable, Writable } from "node:stream";
-import * as acp from "@agentclientprotocol/sdk";
+import { Readable } from "node:stream";
 import { aiSdkModel } from "@mm/ai-model";
-import { bashShell, jsonSessionStore, loadDiskSkillCatalogue, loadProcessConfig, nodeFileSystem } from "@mm/node";
+import { bashShell, changeTracker, jsonSessionStore, loadDiskSkillCatalogue, loadProcessConfig, nodeFileSystem } from "@mm/node";
 import { bannerLines } from "./banner.js";
 import { cliAction } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
 import { serve } from "./serve.js";
+import { batchedStdout } from "./startup/batched-stdout.js";
+import { ndJsonStream } from "./wire/nd-json-stream.js";
 
 const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
 
@@ -38,10 +39,15 @@ const main = async (): Promise<void> => {
   const { config, source } = loaded.value;
   const skills = await loadDiskSkillCatalogue(config.skills.dirs, stderrLine);
   for (const line of bannerLines(config, skills.list(), source)) stderrLine(line);
-  const stream = acp.ndJsonStream(
-    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+  const stream = ndJsonStream(
+    batchedStdout(),
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    { log: stderrLine },
   );
+  // Commands run without the variable holding the model's key: whatever a command prints ends up on
+  // the wire and in the session file, and the model has no business reading the agent's credentials.
+  const { [config.model.apiKeyEnv]: _key, ...commandEnv } = process.env;
+  const shell = bashShell({ env: commandEnv });
   const served = serve(
     config,
     {
@@ -52,7 +58,8 @@ const main = async (): Promise<void> => {
         api: config.model.api,
       }),
       fs: nodeFileSystem(),
-      shell: bashShell(),
+      shell,
+      changes: changeTracker(),
       skills,
       store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir }) : undefined,
       clock: { now: Date.now },
@@ -61,10 +68,16 @@ const main = async (): Promise<void> => {
     stream,
     { home: homedir(), os: `${process.platform} ${process.arch}`, log: stderrLine },
   );
-  installLifecycle(served, stderrLine);
+  installLifecycle(served, stderrLine, shell);
 };
 
-main().catch((error: unknown) => {
-  stderrLine(`mm: fatal: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+/**
+ * Runs mm-acp. Not run on import: build.mjs bundles this module, and bin/mm-acp.js loads the bundle
+ * (with V8's code cache) and calls `start`.
+ */
+export const start = (): void => {
+  main().catch((error: unknown) => {
+    stderrLine(`mm: fatal: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+};

@@ -7,7 +7,7 @@ import { stat } from "node:fs/promises";
 import { err, ok, okAsync, ResultAsync, type Result } from "neverthrow";
 import type { Shell, ShellError, ShellRequest, ShellResult } from "./core-types.js";
 import { boundedOutput } from "./output-buffer.js";
-import { terminateGroup } from "./process-group.js";
+import { signalGroup, terminateGroup } from "./process-group.js";
 
 /** Options of {@link bashShell}. */
 export type BashShellOptions = {
@@ -19,6 +19,16 @@ export type BashShellOptions = {
   readonly killGraceMs?: number;
   /** How long to wait for output pipes held open by escaped processes after a kill. Default 250 ms. */
   readonly pipeGraceMs?: number;
+};
+
+/** The Shell port on local bash, plus what the process needs when it ends. */
+export type BashShell = Shell & {
+  /**
+   * Sends `signal` to every process group this shell started that may still have members (commands
+   * running now, and background jobs they left behind); returns how many groups were signalled.
+   * Synchronous, so it also works in a process `exit` handler.
+   */
+  readonly signalAll: (signal: NodeJS.Signals) => number;
 };
 
 /**
@@ -142,15 +152,44 @@ const cancelledBeforeStart: ShellResult = { output: "", exitCode: null, signal: 
  * outside the group are then abandoned after a short grace). A missing cwd or a bash that cannot
  * start fails `spawn`; nothing throws.
  */
-export const bashShell = (options: BashShellOptions = {}): Shell => {
+export const bashShell = (options: BashShellOptions = {}): BashShell => {
   const bashPath = options.bashPath ?? "bash";
   const timing: Timing = { killGraceMs: options.killGraceMs ?? 2000, pipeGraceMs: options.pipeGraceMs ?? 250 };
+  /** Groups started and maybe still populated; pruned as they empty, so it stays small. */
+  const groups = new Set<number>();
+  const prune = (): void => {
+    for (const pgid of groups) if (!signalGroup(pgid, 0)) groups.delete(pgid);
+  };
+  const track = (child: ChildProcess): ChildProcess => {
+    prune();
+    if (child.pid !== undefined) groups.add(child.pid);
+    return child;
+  };
+  const untrackIfEmpty = (pgid: number | undefined): void => {
+    if (pgid !== undefined && !signalGroup(pgid, 0)) groups.delete(pgid);
+  };
   return {
     run: (request) => {
       if (request.signal.aborted) return okAsync(cancelledBeforeStart);
       return checkWorkingDirectory(request.cwd)
-        .andThen(() => spawnBash(bashPath, options.env ?? process.env, request))
-        .andThen((child) => new ResultAsync(supervise(child, request, timing)));
+        .andThen(() => spawnBash(bashPath, options.env ?? process.env, request).map(track))
+        .andThen(
+          (child) =>
+            new ResultAsync(
+              supervise(child, request, timing).then((result) => {
+                untrackIfEmpty(child.pid);
+                return result;
+              }),
+            ),
+        );
+    },
+    signalAll: (signal) => {
+      let signalled = 0;
+      for (const pgid of groups) {
+        if (signalGroup(pgid, signal)) signalled += 1;
+        else groups.delete(pgid);
+      }
+      return signalled;
     },
   };
 };

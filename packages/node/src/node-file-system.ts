@@ -1,8 +1,15 @@
 /**
  * nodeFileSystem: the FileSystem port on node:fs. Reads refuse directories, binary content and files
  * over a size limit; writes create missing parent directories. Failures are FsError values.
+ *
+ * Only regular files are read or written. A FIFO without a writer, a terminal, `/dev/ptmx` and the
+ * like block a read or an open forever, and a thread-pool thread stuck so cannot be cancelled; it
+ * even keeps `process.exit` from finishing. So anything else is refused before it is opened, files
+ * are opened non-blocking (a path swapped for a FIFO between the check and the open still cannot
+ * block), and the opened file is checked again.
  */
-import { mkdir, open, stat as fsStat, writeFile, type FileHandle } from "node:fs/promises";
+import { constants } from "node:fs";
+import { mkdir, open, stat as fsStat, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import type { FileStat, FileSystem, FsError } from "./core-types.js";
@@ -34,17 +41,76 @@ const readUpTo = async (handle: FileHandle, limit: number, sizeHint: number): Pr
   return Buffer.concat(chunks, total);
 };
 
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NONBLOCK ?? 0);
+
+type Kind = { isFile(): boolean; isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean };
+
+const notRegular = (path: string, info: Kind): FsError | undefined => {
+  if (info.isFile()) return undefined;
+  if (info.isDirectory()) return { kind: "is-directory", path };
+  const what = info.isFIFO() ? "a FIFO" : info.isSocket() ? "a socket" : info.isCharacterDevice() ? "a character device" : info.isBlockDevice() ? "a block device" : "a special file";
+  return { kind: "io", path, message: `not a regular file (${what})` };
+};
+
 const readBounded = async (path: string, maxBytes: number): Promise<Result<string, FsError>> => {
   const info = await fsStat(path);
-  if (info.isDirectory()) return err({ kind: "is-directory", path });
-  if (info.isFIFO() || info.isSocket()) return err({ kind: "io", path, message: "not a regular file" });
+  const special = notRegular(path, info);
+  if (special !== undefined) return err(special);
   if (info.size > maxBytes) return err({ kind: "too-large", path, size: info.size });
-  const handle = await open(path, "r");
+  const handle = await open(path, READ_FLAGS);
   try {
+    const opened = notRegular(path, await handle.stat());
+    if (opened !== undefined) return err(opened);
     const bytes = await readUpTo(handle, maxBytes + 1, info.size);
     if (bytes.length > maxBytes) return err({ kind: "too-large", path, size: bytes.length });
     if (bytes.subarray(0, SNIFF_BYTES).includes(0)) return err({ kind: "binary", path });
     return ok(bytes.toString("utf8"));
+  } finally {
+    await handle.close();
+  }
+};
+
+const codeOf = (error: unknown): string | undefined =>
+  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
+
+const errno = (code: string, path: string): Error => Object.assign(new Error(`${code}: ${path}`), { code, syscall: "mkdir", path });
+
+/**
+ * `mkdir -p`. Not `mkdir(dir, { recursive: true })`: on Node 20 that loops forever, a thread-pool
+ * thread at full CPU, when mkdir answers ENOENT under a directory that exists (anywhere in /proc).
+ * Here a second ENOENT once the parent exists is an error.
+ */
+const makeDirectories = async (dir: string): Promise<void> => {
+  try {
+    await mkdir(dir);
+    return;
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === "EEXIST") {
+      if (!(await fsStat(dir)).isDirectory()) throw errno("ENOTDIR", dir);
+      return;
+    }
+    if (code !== "ENOENT" || dirname(dir) === dir) throw error;
+  }
+  await makeDirectories(dirname(dir));
+  await mkdir(dir).catch((error: unknown) => {
+    if (codeOf(error) !== "EEXIST") throw error;
+  });
+};
+
+/** Writes `text` to a regular file (created when missing); refuses anything else without blocking. */
+const writeRegular = async (path: string, text: string): Promise<Result<void, FsError>> => {
+  await makeDirectories(dirname(path));
+  const existing = await fsStat(path).catch(() => undefined);
+  const special = existing === undefined ? undefined : notRegular(path, existing);
+  if (special !== undefined) return err(special);
+  const handle = await open(path, WRITE_FLAGS, 0o666);
+  try {
+    const opened = notRegular(path, await handle.stat());
+    if (opened !== undefined) return err(opened);
+    await handle.writeFile(text, "utf8");
+    return ok(undefined);
   } finally {
     await handle.close();
   }
@@ -60,10 +126,7 @@ export const nodeFileSystem = (options: NodeFileSystemOptions = {}): FileSystem 
     readText: (path) =>
       new ResultAsync(readBounded(path, maxReadBytes).catch((error: unknown) => err(fsErrorOf(path, error, "read")))),
     writeText: (path, text) =>
-      ResultAsync.fromPromise(
-        mkdir(dirname(path), { recursive: true }).then(() => writeFile(path, text, "utf8")),
-        (error) => fsErrorOf(path, error, "write"),
-      ),
+      new ResultAsync(writeRegular(path, text).catch((error: unknown) => err(fsErrorOf(path, error, "write")))),
     stat: (path) =>
       ResultAsync.fromPromise(fsStat(path), (error) => fsErrorOf(path, error, "stat")).map(
         (info): FileStat => ({ kind: kindOf(info), size: info.size }),

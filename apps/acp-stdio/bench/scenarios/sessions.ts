@@ -1,0 +1,203 @@
+/**
+ * (4) A 5,000-message (~10 MB) session file written in mm's format (encodeSessionDocument of
+ * @mm/node, docs/session-file.md), then in a fresh agent each run:
+ *  - `session/load`: request → response, as the client sees it, replay of the 5,000 messages included;
+ *    baseline: readFile + JSON.parse of the same file in the benchmark process.
+ *  - the save after one more turn on it. mm answers `session/prompt` only once the turn's save is done
+ *    (temp file, fsync, rename, fsync of the dir), so the time from the turn's last text chunk reaching
+ *    the client to its `end_turn` is the save plus a few bookkeeping steps. The same gap on a tiny
+ *    session (same agent, same reply) is subtracted: save ≈ gap(10 MB) − gap(tiny). Baseline:
+ *    jsonSessionStore.save of the same history called directly in the benchmark process.
+ * Also reported: prompt → first chunk on the 10 MB session vs the tiny one (the per-step cost of a long
+ * history: building and sending the 10 MB request, which the server parses too), and the agent's CPU
+ * per streamed chunk on each (a 20,000-chunk turn minus a 3-chunk turn, so the per-step costs cancel).
+ */
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Message, StoredSession } from "@mm/core";
+import type { FakeOpenAI } from "@mm/fake-openai";
+import { floodText, text } from "@mm/fake-openai";
+import { decodeSessionDocument, encodeSessionDocument, jsonSessionStore } from "@mm/node";
+import { INITIALIZE, launch } from "../lib/agent.js";
+import { cpuMs } from "../lib/proc.js";
+import { row, type Row } from "../lib/report.js";
+import { median, now } from "../lib/stats.js";
+import { agentCommands, withConfig, type Workspace } from "../lib/workspace.js";
+
+const MESSAGES = 5_000;
+const RUNS = 5;
+const SESSION_ID = "20260101-000000-0badc0de";
+const REPLY = ["Done", " with", " that."];
+const FLOOD_CHUNKS = 20_000;
+
+const WORDS = ["const", "value", "the", "return", "function", "error", "path", "\"quoted\"", "file", "line\n", "a\\b", "map", "é", "→", "config", "test"];
+
+/** Deterministic filler text of about `length` characters. */
+const filler = (seed: number, length: number): string => {
+  let out = "";
+  let x = seed * 2654435761;
+  while (out.length < length) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out += WORDS[x % WORDS.length]! + " ";
+  }
+  return out.slice(0, length);
+};
+
+export const bigHistory = (cwd: string): StoredSession => {
+  const history: Message[] = [{ role: "system", text: `You are Bob, a coding agent. ${filler(0, 1000)}` }];
+  let call = 0;
+  for (let turn = 0; history.length < MESSAGES + 1; turn++) {
+    const id = `call_${++call}`;
+    history.push(
+      { role: "user", text: filler(turn * 4 + 1, 300) },
+      { role: "assistant", text: filler(turn * 4 + 2, 500), toolCalls: [{ id, name: "bash", input: { command: `cat src/file_${turn}.ts` } }] },
+      { role: "tool", callId: id, toolName: "bash", status: "completed", output: filler(turn * 4 + 3, 6_500) },
+      { role: "assistant", text: filler(turn * 4 + 4, 900), toolCalls: [] },
+    );
+  }
+  history.length = MESSAGES + 1;
+  const at = Date.UTC(2026, 0, 1);
+  return { id: SESSION_ID, cwd, createdAt: at, updatedAt: at, history: history as unknown as StoredSession["history"] };
+};
+
+export const sessions = async (workspace: Workspace, server: FakeOpenAI): Promise<Row[]> => {
+  mkdirSync(workspace.sessionsDir, { recursive: true, mode: 0o700 });
+  const stored = bigHistory(workspace.project);
+  const encoded = encodeSessionDocument(stored);
+  if (encoded.isErr()) throw new Error(encoded.error);
+  const target = join(workspace.sessionsDir, `${SESSION_ID}.json`);
+  const pristine = join(workspace.root, "pristine-session.json");
+  writeFileSync(pristine, encoded.value);
+  const sizeMb = statSync(pristine).size / 1e6;
+  const agent = agentCommands()[0]!;
+  const config = workspace.config("sessions", { sessions: true });
+
+  const load: number[] = [];
+  const parse: number[] = [];
+  const loadAgentCpu: number[] = [];
+  const loadClientCpu: number[] = [];
+  const saveGapBig: number[] = [];
+  const saveGapTiny: number[] = [];
+  const firstChunkBig: number[] = [];
+  const firstChunkTiny: number[] = [];
+  const directSave: number[] = [];
+  const chunkCpuBig: number[] = [];
+  const chunkCpuTiny: number[] = [];
+  let replayed = 0;
+
+  for (let run = -1; run < RUNS; run++) {
+    copyFileSync(pristine, target);
+    let lastChunkAt = 0;
+    let firstChunkAt = 0;
+    let updates = 0;
+    const child = launch({
+      command: withConfig(agent.command, config),
+      cwd: workspace.project,
+      env: workspace.env,
+      onUpdate: (n, at) => {
+        updates++;
+        if (n.update.sessionUpdate === "agent_message_chunk") {
+          if (firstChunkAt === 0) firstChunkAt = at;
+          lastChunkAt = at;
+        }
+      },
+    });
+    const turn = async (sessionId: string, flood = false): Promise<{ gap: number; first: number; cpu: number }> => {
+      server.enqueue(flood ? floodText(FLOOD_CHUNKS, "word ") : text(REPLY));
+      firstChunkAt = 0;
+      lastChunkAt = 0;
+      const cpu0 = cpuMs(child.pid);
+      const t0 = now();
+      const response = (await child.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "one more" }] })) as { stopReason: string };
+      const answeredAt = now();
+      const cpu = cpuMs(child.pid) - cpu0;
+      if (response.stopReason !== "end_turn") throw new Error(`turn ended ${response.stopReason}: ${child.stderr().slice(-2000)}`);
+      return { gap: answeredAt - lastChunkAt, first: firstChunkAt - t0, cpu };
+    };
+    try {
+      await child.request("initialize", INITIALIZE);
+      // The tiny session first: it warms the model path (the AI SDK is loaded on the first step).
+      const { sessionId: tiny } = (await child.request("session/new", { cwd: workspace.project, mcpServers: [] })) as { sessionId: string };
+      await turn(tiny);
+      const tinyTurn = await turn(tiny);
+      await turn(tiny, true); // warms the streaming path, so both sessions' floods run warm
+      const tinyFlood = await turn(tiny, true);
+      const tinyAfterFlood = await turn(tiny);
+      updates = 0;
+      const cpu0 = cpuMs(child.pid);
+      const own0 = process.cpuUsage();
+      const t0 = now();
+      await child.request("session/load", { sessionId: SESSION_ID, cwd: workspace.project, mcpServers: [] });
+      const loaded = now() - t0;
+      const agentCpu = cpuMs(child.pid) - cpu0;
+      const own = process.cpuUsage(own0);
+      replayed = updates;
+      const bigTurn = await turn(SESSION_ID);
+      const bigFlood = await turn(SESSION_ID, true);
+      const bigAfterFlood = await turn(SESSION_ID);
+      if (run >= 0) {
+        load.push(loaded);
+        loadAgentCpu.push(agentCpu);
+        loadClientCpu.push((own.user + own.system) / 1000);
+        saveGapBig.push(bigTurn.gap);
+        saveGapTiny.push(tinyTurn.gap);
+        firstChunkBig.push(bigTurn.first);
+        firstChunkTiny.push(tinyTurn.first);
+        // CPU of the 20,000 chunks alone: the flood turn minus a 3-chunk turn on the same session.
+        chunkCpuBig.push(((bigFlood.cpu - bigAfterFlood.cpu) * 1000) / FLOOD_CHUNKS);
+        chunkCpuTiny.push(((tinyFlood.cpu - tinyAfterFlood.cpu) * 1000) / FLOOD_CHUNKS);
+      }
+    } finally {
+      await child.close();
+    }
+    if (run >= 0) {
+      const t0 = now();
+      JSON.parse(readFileSync(pristine, "utf8"));
+      parse.push(now() - t0);
+      const decoded = decodeSessionDocument(readFileSync(pristine, "utf8"), SESSION_ID);
+      if (decoded.isErr()) throw new Error("the pristine session does not decode");
+      const store = jsonSessionStore({ dir: join(workspace.root, "direct-saves") });
+      const t1 = now();
+      const saved = await store.save({ ...decoded.value, updatedAt: Date.now() });
+      directSave.push(now() - t1);
+      if (saved.isErr()) throw new Error(`direct save failed: ${saved.error.kind}`);
+    }
+  }
+  const saveSamples = saveGapBig.map((gap, i) => gap - saveGapTiny[i]!);
+  return [
+    row({
+      id: "sessions.load",
+      figure: `session/load, ${MESSAGES.toLocaleString("en")} messages (${sizeMb.toFixed(1)} MB)`,
+      unit: "ms",
+      samples: load,
+      baseline: { label: "readFile+JSON.parse", samples: parse },
+      targets: [{ on: "value", max: 300 }],
+      note: `${replayed} session/update notifications replayed before the response; agent CPU ${median(loadAgentCpu).toFixed(0)} ms, bench client CPU ${median(loadClientCpu).toFixed(0)} ms`,
+    }),
+    row({
+      id: "sessions.save",
+      figure: "save after a turn on it",
+      unit: "ms",
+      samples: saveSamples,
+      value: median(saveGapBig) - median(saveGapTiny),
+      baseline: { label: "store.save direct", samples: directSave },
+      targets: [{ on: "value", max: 100 }],
+      note: `last chunk → end_turn: ${median(saveGapBig).toFixed(1)} ms on the 10 MB session, ${median(saveGapTiny).toFixed(1)} ms on a tiny one`,
+    }),
+    row({
+      id: "sessions.cpu-per-chunk",
+      figure: "agent CPU per chunk on the 10 MB session",
+      unit: "µs",
+      samples: chunkCpuBig,
+      baseline: { label: "tiny session", samples: chunkCpuTiny },
+      note: "flood turn minus a 3-chunk turn on the same session, per chunk: per-chunk work must not grow with the history",
+    }),
+    row({
+      id: "sessions.first-chunk",
+      figure: "prompt → first chunk on the 10 MB session",
+      unit: "ms",
+      samples: firstChunkBig,
+      baseline: { label: "tiny session", samples: firstChunkTiny },
+    }),
+  ];
+};

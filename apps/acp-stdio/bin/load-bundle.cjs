@@ -1,0 +1,52 @@
+"use strict";
+/**
+ * Loads mm-acp's CommonJS bundle (dist/mm-acp.json names the current one) with V8's code cache made by
+ * the build, so what start-up runs is neither parsed nor compiled again. V8 validates the cache (its
+ * version and flags, the source) and ignores one that does not fit: the bundle is then compiled as
+ * usual. Used by bin/mm-acp.js, and by build.mjs to write the cache (the same compile, same source text).
+ */
+const { readFileSync, writeFileSync } = require("node:fs");
+const { dirname, join } = require("node:path");
+const { Script } = require("node:vm");
+const { createRequire } = require("node:module");
+
+const DIST = join(__dirname, "..", "dist");
+
+const compile = (file, cachedData) => {
+  const source = readFileSync(file, "utf8");
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  return new Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
+};
+
+const run = (script, file) => {
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  return module.exports;
+};
+
+const readOptional = (path) => {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+};
+
+/** The exports of the current bundle (its `start` runs the agent). */
+exports.loadBundle = () => {
+  const manifestText = readOptional(join(DIST, "mm-acp.json"));
+  if (manifestText === undefined) {
+    process.stderr.write("mm-acp: not built yet: run `corepack pnpm install` (it builds) or `node apps/acp-stdio/build.mjs`\n");
+    process.exit(1);
+  }
+  const manifest = JSON.parse(manifestText.toString("utf8"));
+  const file = join(DIST, manifest.bundle);
+  return run(compile(file, readOptional(join(DIST, manifest.cache))), file);
+};
+
+/** Loads `file` (without starting it) and writes V8's code cache for it to `out`. */
+exports.writeCodeCache = (file, out) => {
+  const script = compile(file);
+  run(script, file);
+  writeFileSync(out, script.createCachedData());
+};
