@@ -12,9 +12,10 @@ import type { Model, ModelEvent, ModelRequest } from "@mm/core";
 import { hangingReply, textReply, toolReply } from "@mm/core/testing";
 import { bashShell } from "@mm/node";
 import { inMemoryAcp } from "../in-memory-acp.js";
-import { sleep, tempDir, waitFor } from "./helpers.js";
+import { removeTempDirs, sleep, tempDir, waitFor } from "./helpers.js";
 
 let tried = 0;
+afterAll(() => removeTempDirs());
 afterAll(() => console.error(`cancellation: ${tried} cancels tried (targeted races and random-moment fuzz); every prompt answered, nothing ran after a cancel`));
 
 const prompt = (sessionId: string, text: string) => ({ sessionId, prompt: [{ type: "text" as const, text }] });

@@ -3,7 +3,7 @@
  * lines out, nothing between), process-tree and /proc probes, and small waiting helpers.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "../spawned-agent.js";
@@ -57,7 +57,19 @@ export const waitFor = async <T>(check: () => T | undefined | false | null, what
   }
 };
 
-export const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), `mm-faults-${prefix}-`));
+const created: string[] = [];
+
+/** A fresh directory under the system temp dir, removed by {@link removeTempDirs}. */
+export const tempDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), `mm-faults-${prefix}-`));
+  created.push(dir);
+  return dir;
+};
+
+/** Removes the directories this test file made (call it in `afterAll`). */
+export const removeTempDirs = (): void => {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+};
 
 /** A config file turning sessions on (plus `extra` keys), for `--config`. */
 export const configFile = (dir: string, extra: Record<string, unknown> = {}): string => {

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { slowText, startFakeOpenAI, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
-import { configFile, descendants, hasStackTrace, openSession, promptText, sleep, spawnRaw, tempDir, waitFor, type RawAgent } from "./helpers.js";
+import { configFile, descendants, hasStackTrace, openSession, promptText, removeTempDirs, sleep, spawnRaw, tempDir, waitFor, type RawAgent } from "./helpers.js";
 
 const EXIT_BUDGET_MS = 2000;
 let tried = 0;
@@ -19,6 +19,7 @@ const agents: RawAgent[] = [];
 afterAll(async () => {
   for (const a of agents) if (!a.hasExited()) a.child.kill("SIGKILL");
   await Promise.all(servers.map((s) => s.close()));
+  removeTempDirs();
   console.error(`lifecycle: ${tried} endings tried (stdin closed, SIGTERM, SIGINT, SIGHUP, EPIPE, every pipe closed; mid-turn and idle)`);
 });
 

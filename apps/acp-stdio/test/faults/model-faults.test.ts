@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { aiSdkModel } from "@mm/ai-model";
 import { dropAfter, slowText, stall, startFakeOpenAI, status, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { inMemoryAcp } from "../in-memory-acp.js";
-import { openSession, promptText, sleep, spawnRaw, tempDir, waitFor } from "./helpers.js";
+import { openSession, promptText, removeTempDirs, sleep, spawnRaw, tempDir, waitFor } from "./helpers.js";
 
 const KEY = "sk-model-faults-0123456789abcdef";
 
@@ -47,6 +47,7 @@ let tried = 0;
 const count = () => void tried++;
 
 afterAll(() => {
+  removeTempDirs();
   console.error(
     `model faults: ${tried} of 11 fault scenarios passed (401, 429 retry, 429 exhausted, 429 long wait + cancel, 500 retry and exhausted, ` +
       "connection refused then back, socket dropped mid-stream, stall + cancel, stall mid-stream + cancel, 400 with a long multi-line body, broken tool arguments); " +

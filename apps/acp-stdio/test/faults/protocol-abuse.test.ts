@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "@mm/fake-openai";
 import { ndJsonStream } from "../../src/wire/nd-json-stream.js";
-import { configFile, hasStackTrace, promptText, sleep, spawnRaw, tempDir, waitFor, type JsonRpcMessage, type RawAgent } from "./helpers.js";
+import { configFile, hasStackTrace, promptText, removeTempDirs, sleep, spawnRaw, tempDir, waitFor, type JsonRpcMessage, type RawAgent } from "./helpers.js";
 
 type Id = string | number | null;
 type Expect =
@@ -271,6 +271,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!agent.hasExited()) agent.child.kill("SIGKILL");
   await server.close();
+  removeTempDirs();
 });
 
 describe("protocol abuse", () => {

@@ -13,9 +13,10 @@ import type { MmConfig } from "@mm/node";
 import { inMemorySessionStore, textReply, toolReply } from "@mm/core/testing";
 import { startFakeOpenAI, status, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { inMemoryAcp, type PermissionAnswer } from "../in-memory-acp.js";
-import { configFile, filesUnder, hasStackTrace, openSession, promptText, sleep, spawnRaw, tempDir, waitFor, type RawAgent } from "./helpers.js";
+import { configFile, filesUnder, hasStackTrace, openSession, promptText, removeTempDirs, sleep, spawnRaw, tempDir, waitFor, type RawAgent } from "./helpers.js";
 
 let tried = 0;
+afterAll(() => removeTempDirs());
 afterAll(() =>
   console.error(
     `security: ${tried} attacks tried (session-id tricks, planted links, hostile files, key leaks, permission-gate bypasses); ` +

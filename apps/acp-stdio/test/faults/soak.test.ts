@@ -21,7 +21,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI, type RecordedRequest } from "@mm/fake-openai";
-import { configFile, descendants, fdCount, hasStackTrace, openSession, promptText, rssKb, spawnRaw, tempDir, type RawAgent } from "./helpers.js";
+import { configFile, descendants, fdCount, hasStackTrace, openSession, promptText, removeTempDirs, rssKb, spawnRaw, tempDir, type RawAgent } from "./helpers.js";
 
 const TURNS = 1000;
 const WARM_TURN = 200;
@@ -65,6 +65,7 @@ afterAll(async () => {
   if (!agent.hasExited()) agent.child.kill("SIGKILL");
   await server.close();
   rmSync(cwd, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 describe("soak", () => {

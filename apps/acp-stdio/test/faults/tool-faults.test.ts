@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { textReply, toolReply } from "@mm/core/testing";
 import { bashShell, nodeFileSystem } from "@mm/node";
 import { inMemoryAcp } from "../in-memory-acp.js";
-import { tempDir } from "./helpers.js";
+import { removeTempDirs, tempDir } from "./helpers.js";
 
 const MAX_OUTPUT = 30_000;
 const dir = tempDir("tools");
@@ -69,6 +69,7 @@ const immutable = join(dir, "immutable.txt");
 
 afterAll(() => {
   if (canChattr && existsSync(immutable)) execFileSync("chattr", ["-i", immutable]);
+  removeTempDirs();
   console.error(`tool faults: ${tried} faulty tool calls tried, each a clear result to the model, none crashed or hung`);
 });
 
