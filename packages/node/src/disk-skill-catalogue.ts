@@ -3,10 +3,13 @@
  * holding a `SKILL.md` whose YAML front matter names and describes it). The catalogue is read once
  * at start; a skill's instructions and file list are read from disk each time it is asked for.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import type { SkillCatalogue, SkillContent, SkillError, SkillSummary } from "./core-types.js";
+import { describeFsError } from "@mm/core";
+import { errorCode } from "./make-directories.js";
+import { nodeFileSystem } from "./node-file-system.js";
 import { parseFrontMatter, splitFrontMatter } from "./skill-front-matter.js";
 
 /** At most this many of a skill folder's files are listed by `read`. */
@@ -18,10 +21,14 @@ const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 type DiskSkill = SkillSummary & { readonly dir: string };
 
-const codeOf = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
+const reasonOf = (error: unknown): string => errorCode(error) ?? (error instanceof Error ? error.message : String(error));
 
-const reasonOf = (error: unknown): string => codeOf(error) ?? (error instanceof Error ? error.message : String(error));
+/** SKILL.md is read like any file a tool reads: regular files only, never blocking on a FIFO or device. */
+const files = nodeFileSystem({ maxReadBytes: 1024 * 1024 });
+
+/** The text of a skill's SKILL.md, or why it cannot be read. */
+const readSkillMd = async (dir: string): Promise<Result<string, string>> =>
+  (await files.readText(join(dir, "SKILL.md"))).mapErr((e) => (e.kind === "not-found" ? "no SKILL.md" : `cannot read SKILL.md (${describeFsError(e)})`));
 
 /** What is wrong with a front matter's name and description, or the skill they make. */
 const skillOf = (fields: ReadonlyMap<string, string>, dir: string): Result<DiskSkill, string> => {
@@ -37,13 +44,14 @@ const skillOf = (fields: ReadonlyMap<string, string>, dir: string): Result<DiskS
 
 /** The skill of one folder, or the warning saying why it is skipped (undefined: not a skill folder at all). */
 const loadSkill = async (dir: string): Promise<Result<DiskSkill, string> | undefined> => {
-  let source: string;
   try {
     if (!(await stat(dir)).isDirectory()) return undefined;
-    source = await readFile(join(dir, "SKILL.md"), "utf8");
   } catch (error) {
-    return err(codeOf(error) === "ENOENT" ? "no SKILL.md" : `cannot read SKILL.md (${reasonOf(error)})`);
+    return err(`cannot read the folder (${reasonOf(error)})`);
   }
+  const read = await readSkillMd(dir);
+  if (read.isErr()) return err(read.error);
+  const source = read.value;
   const split = splitFrontMatter(source);
   if (split === undefined) return err("SKILL.md does not start with a --- front matter block");
   return parseFrontMatter(split.frontMatter).andThen((fields) => skillOf(fields, dir));
@@ -55,7 +63,7 @@ const loadSkillsDir = async (root: string, warn: (line: string) => void): Promis
   try {
     entries = (await readdir(root)).filter((entry) => !entry.startsWith(".")).sort();
   } catch (error) {
-    const code = codeOf(error);
+    const code = errorCode(error);
     if (code !== "ENOENT") warn(`mm: skills dir ${root}: ${code === "ENOTDIR" ? "not a directory" : reasonOf(error)}`);
     return [];
   }
@@ -88,7 +96,9 @@ const listFiles = async (dir: string, max: number): Promise<string[]> => {
 
 const readSkill = async (skill: DiskSkill): Promise<Result<SkillContent, SkillError>> => {
   try {
-    const source = await readFile(join(skill.dir, "SKILL.md"), "utf8");
+    const read = await readSkillMd(skill.dir);
+    if (read.isErr()) return err({ kind: "io", name: skill.name, message: `skill ${skill.name} in ${skill.dir}: ${read.error}` });
+    const source = read.value;
     const instructions = splitFrontMatter(source)?.body ?? source;
     const files = await listFiles(skill.dir, MAX_SKILL_FILES);
     return ok({ name: skill.name, dir: skill.dir, instructions, files });

@@ -5,11 +5,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open, rename, unlink, type FileHandle } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { lstat, open, rename, unlink, type FileHandle } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { isSessionId, type SessionStore, type StoreError, type StoredSession } from "@mm/core";
 import { decodeSessionDocument, encodeSessionDocument } from "./json-session-document.js";
+import { errorCode, makeDirectories } from "./make-directories.js";
 
 /** Options of {@link jsonSessionStore}. */
 export type JsonSessionStoreOptions = {
@@ -22,10 +23,8 @@ const UNSUPPORTED_DIR_SYNC = new Set(["EINVAL", "ENOTSUP", "EISDIR", "EPERM", "E
 
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-const codeOf = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
 
-const reasonOf = (error: unknown): string => codeOf(error) ?? (error instanceof Error ? error.message : String(error));
+const reasonOf = (error: unknown): string => errorCode(error) ?? (error instanceof Error ? error.message : String(error));
 
 const io = (id: string, message: string): StoreError => ({ kind: "io", id, message });
 
@@ -37,7 +36,7 @@ const checkSessionsDir = async (dir: string, id: string): Promise<Result<boolean
     if (!info.isDirectory()) return err(io(id, `sessions dir is not a directory: ${dir}`));
     return ok(true);
   } catch (error) {
-    const code = codeOf(error);
+    const code = errorCode(error);
     return code === "ENOENT" || code === "ENOTDIR" ? ok(false) : err(io(id, `cannot use sessions dir ${dir}: ${reasonOf(error)}`));
   }
 };
@@ -47,10 +46,9 @@ const prepareSessionsDir = async (dir: string, id: string): Promise<Result<void,
   const exists = await checkSessionsDir(dir, id);
   if (exists.isErr() || exists.value) return exists.map(() => undefined);
   try {
-    await mkdir(dirname(dir), { recursive: true });
-    await mkdir(dir, { mode: 0o700 });
+    await makeDirectories(dir, 0o700);
   } catch (error) {
-    if (codeOf(error) !== "EEXIST") return err(io(id, `cannot create sessions dir ${dir}: ${reasonOf(error)}`));
+    if (errorCode(error) !== "EEXIST") return err(io(id, `cannot create sessions dir ${dir}: ${reasonOf(error)}`));
   }
   const created = await checkSessionsDir(dir, id);
   return created.andThen((made) => (made ? ok(undefined) : err(io(id, `cannot create sessions dir ${dir}`))));
@@ -63,7 +61,7 @@ const syncDir = async (dir: string, id: string): Promise<Result<void, StoreError
     await handle.sync();
     return ok(undefined);
   } catch (error) {
-    const code = codeOf(error);
+    const code = errorCode(error);
     return code !== undefined && UNSUPPORTED_DIR_SYNC.has(code) ? ok(undefined) : err(io(id, `cannot sync ${dir}: ${reasonOf(error)}`));
   } finally {
     await handle?.close().catch(() => undefined);
@@ -106,7 +104,7 @@ const readSession = async (dir: string, target: string, id: string): Promise<Res
     if (!(await handle.stat()).isFile()) return err(io(id, `session file is not a regular file: ${target}`));
     source = (await handle.readFile()).toString("utf8");
   } catch (error) {
-    const code = codeOf(error);
+    const code = errorCode(error);
     if (code === "ENOENT") return err({ kind: "not-found", id });
     if (code === "ELOOP") return err(io(id, `session file is a symlink: ${target}`));
     return err(io(id, `cannot read ${target}: ${reasonOf(error)}`));

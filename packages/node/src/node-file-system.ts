@@ -9,11 +9,12 @@
  * block), and the opened file is checked again.
  */
 import { constants } from "node:fs";
-import { mkdir, open, stat as fsStat, type FileHandle } from "node:fs/promises";
+import { open, stat as fsStat, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import type { FileStat, FileSystem, FsError } from "./core-types.js";
 import { fsErrorOf } from "./fs-error.js";
+import { makeDirectories } from "./make-directories.js";
 
 /** Options of {@link nodeFileSystem}. */
 export type NodeFileSystemOptions = {
@@ -69,34 +70,6 @@ const readBounded = async (path: string, maxBytes: number): Promise<Result<strin
   } finally {
     await handle.close();
   }
-};
-
-const codeOf = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
-
-const errno = (code: string, path: string): Error => Object.assign(new Error(`${code}: ${path}`), { code, syscall: "mkdir", path });
-
-/**
- * `mkdir -p`. Not `mkdir(dir, { recursive: true })`: on Node 20 that loops forever, a thread-pool
- * thread at full CPU, when mkdir answers ENOENT under a directory that exists (anywhere in /proc).
- * Here a second ENOENT once the parent exists is an error.
- */
-const makeDirectories = async (dir: string): Promise<void> => {
-  try {
-    await mkdir(dir);
-    return;
-  } catch (error) {
-    const code = codeOf(error);
-    if (code === "EEXIST") {
-      if (!(await fsStat(dir)).isDirectory()) throw errno("ENOTDIR", dir);
-      return;
-    }
-    if (code !== "ENOENT" || dirname(dir) === dir) throw error;
-  }
-  await makeDirectories(dirname(dir));
-  await mkdir(dir).catch((error: unknown) => {
-    if (codeOf(error) !== "EEXIST") throw error;
-  });
 };
 
 /** Writes `text` to a regular file (created when missing); refuses anything else without blocking. */

@@ -10,6 +10,7 @@ import { invalidSessionParams } from "../wire/errors.js";
 import { sendCommands } from "./new-session.js";
 
 export const loadSession = async (app: AppState, params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> => {
+  if (!params.cwd.startsWith("/")) throw invalidSessionParams(params.sessionId, "cwd must be an absolute path");
   const loaded = await loadStored(app.agent, params.cwd, params.sessionId);
   if (loaded.isErr()) {
     const error = loaded.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(loaded.error);

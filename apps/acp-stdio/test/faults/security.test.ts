@@ -155,12 +155,9 @@ describe("links planted in the sessions dir", () => {
 });
 
 describe("a hostile project", () => {
-  // BUG (packages/node/src/disk-skill-catalogue.ts, `readFile(join(dir, "SKILL.md"))` at start-up and in
-  // readSkill): a repository whose .mm/skills/<name>/SKILL.md is a FIFO (or a link to /dev/ptmx) hangs
-  // mm-acp before it answers anything: the read never returns, and the stuck thread-pool thread keeps
-  // even SIGTERM's exit from finishing. Fix: stat first and skip what is not a regular file, open with
-  // O_NONBLOCK and check the opened file again (as node-file-system.ts now does).
-  it.fails("a FIFO planted as a skill's SKILL.md does not stop the agent from starting", async () => {
+  // Was a bug: a FIFO SKILL.md hung start-up. SKILL.md is now read through nodeFileSystem (regular
+  // files only, opened non-blocking), and the skill is reported and skipped.
+  it("a FIFO planted as a skill's SKILL.md does not stop the agent from starting", async () => {
     const cwd = tempDir("fifo-skill");
     mkdirSync(join(cwd, ".mm/skills/evil"), { recursive: true });
     execFileSync("mkfifo", [join(cwd, ".mm/skills/evil/SKILL.md")]);
