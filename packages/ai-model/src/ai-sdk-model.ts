@@ -208,6 +208,12 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     return tools;
   };
 
+  /** A 200 whose body is no event stream (a proxy's error page, a JSON error): said in one line. */
+  const notAStream = (contentType: string): ModelError => ({
+    kind: "bad-response",
+    message: `the model server at ${errorContext.baseURL} answered with ${contentType.split(";")[0]}, not an event stream (a proxy or a wrong base URL?)`,
+  });
+
   async function* step(request: ModelRequest): AsyncGenerator<ModelEvent> {
     const { signal } = request;
     const failed = (error: unknown): ModelEvent => ({
@@ -231,8 +237,12 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
         abortSignal: signal,
         ...(providerOptions ? { providerOptions } : {}),
       };
-      const { stream } = await withRetries(async () => model.doStream(call), maxRetries, signal);
+      const { stream, response } = await withRetries(async () => model.doStream(call), maxRetries, signal);
       reader = stream.getReader();
+      const contentType = response?.headers?.["content-type"];
+      if (contentType !== undefined && !contentType.includes("text/event-stream")) {
+        return yield { type: "error", error: notAStream(contentType) };
+      }
       let finish: ModelEvent | undefined;
       for (;;) {
         const { done, value: part } = await reader.read();

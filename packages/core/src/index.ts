@@ -1,6 +1,7 @@
 /** @mm/core: the pure core of mm. Ports in, events and histories out. */
 export * from "./history/message.js";
 export * from "./history/tool-results.js";
+export * from "./history/input-depth.js";
 export * from "./paths/path.js";
 export * from "./ports/model.js";
 export * from "./ports/file-system.js";

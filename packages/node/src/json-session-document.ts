@@ -5,6 +5,7 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff, History, Message, StoredSession, SystemMessage, ToolCall } from "@mm/core";
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from "@mm/core";
 
 /** The `format` every session file carries. */
 export const SESSION_FORMAT = "mm-session";
@@ -64,7 +65,9 @@ const decodeCall = (value: unknown, at: string): ToolCall | Invalid => {
   const id = text(value, "id", at);
   if (id instanceof Invalid) return id;
   const name = text(value, "name", at);
-  return name instanceof Invalid ? name : { id, name, input: value.input };
+  if (name instanceof Invalid) return name;
+  if (nestsDeeperThan(value.input)) return new Invalid(`${at}.input: nested deeper than ${MAX_INPUT_DEPTH} levels`);
+  return { id, name, input: value.input };
 };
 
 const decodeList = <T>(value: unknown, at: string, decodeItem: (item: unknown, at: string) => T | Invalid): T[] | Invalid => {

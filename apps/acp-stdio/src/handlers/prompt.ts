@@ -1,6 +1,6 @@
 /** `session/prompt`: runs the prompt through the core, streaming its events as session updates. */
 import type * as acp from "@agentclientprotocol/sdk";
-import { promptSession, type TurnEvent } from "@mm/core";
+import { promptSession, type PromptResult, type TurnEvent } from "@mm/core";
 import type { AppState } from "../app-state.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
 import { updatesOf, type UpdateOptions } from "../translate/turn-event.js";
@@ -24,7 +24,9 @@ export const prompt = async (app: AppState, params: acp.PromptRequest): Promise<
     }
     for (const update of updatesOf(event, options)) app.notify(session.id, update);
   };
-  const result = await promptSession(app.agent, session, promptBlocksOf(params.prompt), emit);
+  const result = await promptSession(app.agent, session, promptBlocksOf(params.prompt), emit).catch(
+    (error: unknown): PromptResult => ({ stopReason: "failed", error: `mm failed: ${error instanceof Error ? error.message : String(error)}` }),
+  );
   if (result.stopReason === "failed") throw internalError(result.error);
   return { stopReason: result.stopReason };
 };

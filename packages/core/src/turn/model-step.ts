@@ -1,4 +1,5 @@
 /** Consumes one streamed model step: forwards text at once, collects tool calls and usage. */
+import { nestsDeeperThan, TOO_DEEP_INPUT } from "../history/input-depth.js";
 import type { Message } from "../history/message.js";
 import type { Model, ModelError, ToolSpec, Usage } from "../ports/model.js";
 import type { Emit } from "./events.js";
@@ -30,7 +31,7 @@ export const runModelStep = async (
         text += event.text;
         emit({ type: "text", text: event.text });
       } else if (event.type === "tool-call") {
-        calls.push({ name: event.name, input: event.input });
+        calls.push({ name: event.name, input: nestsDeeperThan(event.input) ? TOO_DEEP_INPUT : event.input });
       } else if (event.type === "finish") {
         usage = event.usage;
         break;
