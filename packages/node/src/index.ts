@@ -4,7 +4,7 @@
  */
 export { nodeFileSystem, DEFAULT_MAX_READ_BYTES, type NodeFileSystemOptions } from "./node-file-system.js";
 export { fsErrorOf, type FsOperation } from "./fs-error.js";
-export { bashShell, type BashShellOptions } from "./bash-shell.js";
+export { bashShell, type BashShell, type BashShellOptions } from "./bash-shell.js";
 export { boundedOutput, cutMarker, type OutputBuffer } from "./output-buffer.js";
 export { isGroupAlive, signalGroup, terminateGroup, type TerminateOptions } from "./process-group.js";
 export { loadConfig, loadProcessConfig, redactedSummary, expandPath, type ConfigInputs } from "./config.js";

@@ -7,6 +7,7 @@ import { describeStoreError, estimateTokens, loadSession as loadStored, resolveP
 import type { AppState } from "../app-state.js";
 import { replayUpdate } from "../translate/replay.js";
 import { invalidSessionParams } from "../wire/errors.js";
+import { shownId } from "../wire/shown-id.js";
 import { sendCommands } from "./new-session.js";
 
 export const loadSession = async (app: AppState, params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> => {
@@ -14,7 +15,7 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
   const loaded = await loadStored(app.agent, params.cwd, params.sessionId);
   if (loaded.isErr()) {
     const error = loaded.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(loaded.error);
-    app.log(`session ${String(params.sessionId)}: load failed: ${error}`);
+    app.log(`session ${shownId(params.sessionId)}: load failed: ${error}`);
     throw invalidSessionParams(params.sessionId, error);
   }
   const { session, replay } = loaded.value;

@@ -74,4 +74,9 @@ describe("truncateMiddle", () => {
     const out = truncateMiddle("h".repeat(100) + "t".repeat(100), 50);
     expect(out).toMatch(/^h{25}\n\[… 150 bytes cut …\]\nt{25}$/);
   });
+  it("counts bytes, not characters, and never splits a character", () => {
+    const out = truncateMiddle("é".repeat(100), 51);
+    expect(out).toBe(`${"é".repeat(12)}\n[… 152 bytes cut …]\n${"é".repeat(12)}`);
+    expect(new TextEncoder().encode(out.replace(/\n\[.*\]\n/, "")).length).toBeLessThanOrEqual(51);
+  });
 });
