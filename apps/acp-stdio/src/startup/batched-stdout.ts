@@ -14,7 +14,9 @@ const FLUSH_BYTES = 64 * 1024;
 const RESOLVED = Promise.resolve();
 
 export type BatchedOutput = {
-  /** The web stream to give the ACP transport. */
+  /** Queues bytes (synchronously, in order); resolves when more may be written. */
+  readonly write: (chunk: Uint8Array) => Promise<void>;
+  /** The same as a web stream. */
   readonly writable: WritableStream<Uint8Array>;
   /** Writes what is queued now. */
   readonly flush: () => void;
@@ -63,12 +65,12 @@ export const batchedOutput = (out: NodeWritable): BatchedOutput => {
   };
 
   const writable = new WritableStream<Uint8Array>({ write, close: flush, abort: flush });
-  return { writable, flush };
+  return { write, writable, flush };
 };
 
 /** {@link batchedOutput} on process.stdout, flushed on exit. */
-export const batchedStdout = (): WritableStream<Uint8Array> => {
+export const batchedStdout = (): BatchedOutput => {
   const output = batchedOutput(process.stdout);
   process.once("exit", output.flush);
-  return output.writable;
+  return output;
 };

@@ -194,9 +194,32 @@ const serialise = (message: acp.AnyMessage, log: (line: string) => void): string
   return undefined;
 };
 
+/**
+ * Where the lines go: a web stream, or a sink whose `write` queues the bytes synchronously (in order)
+ * and resolves when the caller may write more, which spares a stream writer per message.
+ */
+export type ByteSink = { readonly write: (bytes: Uint8Array) => Promise<void> };
+
+const sinkOf = (output: WritableStream<Uint8Array> | ByteSink): ByteSink["write"] => {
+  if (!(output instanceof WritableStream)) return output.write;
+  let written: Promise<void> = Promise.resolve();
+  return (bytes) => {
+    const write = written.then(async () => {
+      const writer = output.getWriter();
+      try {
+        await writer.write(bytes);
+      } finally {
+        writer.releaseLock();
+      }
+    });
+    written = write.catch(() => undefined);
+    return write;
+  };
+};
+
 /** The ACP stream over a byte sink and source (stdout and stdin), per the rules above. */
 export const ndJsonStream = (
-  output: WritableStream<Uint8Array>,
+  output: WritableStream<Uint8Array> | ByteSink,
   input: ReadableStream<Uint8Array>,
   options: NdJsonStreamOptions = {},
 ): acp.Stream => {
@@ -206,19 +229,8 @@ export const ndJsonStream = (
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
-  let written: Promise<void> = Promise.resolve();
-  const writeText = (text: string): Promise<void> => {
-    const write = written.then(async () => {
-      const writer = output.getWriter();
-      try {
-        await writer.write(encoder.encode(text));
-      } finally {
-        writer.releaseLock();
-      }
-    });
-    written = write.catch(() => undefined);
-    return write;
-  };
+  const sink = sinkOf(output);
+  const writeText = (text: string): Promise<void> => sink(encoder.encode(text));
 
   const lines = lineSplitter(maxBytes);
   const ready: acp.AnyMessage[] = [];
