@@ -23,12 +23,18 @@ export const acpPermissionGate = (peer: Peer): PermissionGate => ({
   ask: async ({ sessionId, call, signal }) => {
     const client = peer.client;
     if (client === undefined || signal.aborted) return "reject";
-    const aborted = new Promise<PermissionDecision>((resolve) =>
-      signal.addEventListener("abort", () => resolve("reject"), { once: true }),
-    );
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<PermissionDecision>((resolve) => {
+      onAbort = () => resolve("reject");
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
     const asked = client
       .request("session/request_permission", { sessionId, toolCall: permissionToolCall(call), options: PERMISSION_OPTIONS })
       .then(decisionOf, (): PermissionDecision => "reject");
-    return Promise.race([asked, aborted]);
+    try {
+      return await Promise.race([asked, aborted]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
   },
 });

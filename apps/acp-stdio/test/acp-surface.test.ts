@@ -276,3 +276,21 @@ describe("the editor's file system", () => {
     expect(t.updates.map((u) => u.update.sessionUpdate)).toContain("usage_update");
   });
 });
+
+describe("many permission requests in one turn", () => {
+  it("leave no abort listener behind (no MaxListenersExceededWarning)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    const calls = Array.from({ length: 15 }, (_, i) => ({ name: "bash", input: { command: `echo ${i}` } }));
+    const t = inMemoryAcp({ replies: [toolReply(calls), textReply("ok")] });
+    await t.run(async (agent) => {
+      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
+      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    process.off("warning", onWarning);
+    expect(t.permissions).toHaveLength(15);
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+  });
+});

@@ -61,7 +61,7 @@ describe("sessions on disk", () => {
         "user_message_chunk", "tool_call", "agent_message_chunk",
         "user_message_chunk", "tool_call", "agent_message_chunk",
         "user_message_chunk", "tool_call", "agent_message_chunk",
-        "available_commands_update", "usage_update",
+        "usage_update", "available_commands_update",
       ]);
       const calls = replay.filter((u) => u.sessionUpdate === "tool_call");
       expect(calls).toEqual([

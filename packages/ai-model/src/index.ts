@@ -7,4 +7,4 @@ export {
   type AiSdkModelOptions,
 } from "./ai-sdk-model.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
-export { MISSING_RESULT, toModelPrompt } from "./to-model-messages.js";
+export { SUMMARY_HEADING, toModelPrompt } from "./to-model-messages.js";

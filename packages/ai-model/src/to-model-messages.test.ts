@@ -1,6 +1,7 @@
 import type { Message } from "@mm/core";
 import { describe, expect, it } from "vitest";
-import { MISSING_RESULT, toModelPrompt } from "./to-model-messages.js";
+import { NO_RESULT } from "@mm/core";
+import { SUMMARY_HEADING, toModelPrompt } from "./to-model-messages.js";
 
 const call = (id: string, command = "ls") => ({ id, name: "bash", input: { command } });
 const result = (callId: string, output: string): Message => ({ role: "tool", callId, toolName: "bash", status: "completed", output });
@@ -54,7 +55,7 @@ describe("toModelPrompt", () => {
     ]);
     expect(prompt.messages).toEqual([
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "bash", input: { command: "ls" } }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "bash", output: { type: "text", value: MISSING_RESULT } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "bash", output: { type: "text", value: NO_RESULT } }] },
       { role: "user", content: "stop" },
     ]);
   });
@@ -64,5 +65,12 @@ describe("toModelPrompt", () => {
       system: "sys\n\nmore",
       messages: [{ role: "user", content: "hi" }],
     });
+  });
+});
+
+describe("a compaction summary", () => {
+  it("reaches the model headed as context, not as a new request", () => {
+    const { messages } = toModelPrompt("s", [{ role: "user", text: "## Goal\nship it", summary: true }]);
+    expect(messages).toEqual([{ role: "user", content: `${SUMMARY_HEADING}\n## Goal\nship it` }]);
   });
 });

@@ -1,13 +1,15 @@
 /**
  * mm's conversation as AI SDK `ModelMessage`s: user text, assistant text plus tool-call parts under our
  * own `call_N` ids, and each call's results right after it in one `tool` message (wherever they were
- * recorded). A call without a result gets a placeholder so the request stays valid; a result without
- * its call is dropped.
+ * recorded). A call without a result gets the core's placeholder so the request stays valid (the core
+ * already adds it; this keeps the request valid whatever the caller passes); a result without its call
+ * is dropped. A compaction summary is headed so the model reads it as context.
  */
-import type { Message, ToolCall } from "@mm/core";
+import { NO_RESULT, type Message, type ToolCall } from "@mm/core";
 import type { ModelMessage, ToolResultPart } from "ai";
 
-export const MISSING_RESULT = "[no result recorded]";
+/** Heads a compaction summary so the model reads it as context, not as a new request. */
+export const SUMMARY_HEADING = "[summary of the earlier conversation, written when it was compacted]";
 
 type Prompt = { readonly system: string; readonly messages: ModelMessage[] };
 
@@ -23,7 +25,7 @@ export const toModelPrompt = (system: string, messages: readonly Message[]): Pro
         systems.push(message.text);
         break;
       case "user":
-        out.push({ role: "user", content: message.text });
+        out.push({ role: "user", content: message.summary ? `${SUMMARY_HEADING}\n${message.text}` : message.text });
         break;
       case "assistant": {
         out.push({
@@ -53,5 +55,5 @@ const resultPart = (call: ToolCall, output: string | undefined): ToolResultPart 
   type: "tool-result",
   toolCallId: call.id,
   toolName: call.name,
-  output: { type: "text", value: output ?? MISSING_RESULT },
+  output: { type: "text", value: output ?? NO_RESULT },
 });

@@ -131,4 +131,31 @@ describe("automatic compaction", () => {
     expect(h.text()).toBe("[compact: failed, history kept: cannot reach the model server]still here");
     expect(s.history.slice(1).map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
   });
+
+  it("never compacts away the turn in progress, even with keepLastTurns 0, and keeps it after a failure", async () => {
+    const h = harness({
+      replies: [
+        textReply("a1", { inputTokens: 2000 }),
+        textReply("the summary"),
+        errorReply({ kind: "server", message: "model server error 500: boom" }),
+      ],
+      settings: { compactThreshold: 1000, keepLastTurns: 0 },
+    });
+    const s = await startSession(h.agent, "/w");
+    await promptSession(h.agent, s, say("one"), h.emit);
+    expect(await promptSession(h.agent, s, say("two"), h.emit)).toEqual({ stopReason: "failed", error: "model server error 500: boom" });
+    expect(s.history.slice(1)).toEqual([{ role: "user", text: "the summary", summary: true }]);
+  });
+
+  it("a tool that throws fails its call; the turn and the history go on", async () => {
+    const h = harness({
+      replies: [toolReply([{ name: "bash", input: { command: "boom" } }]), textReply("recovered")],
+      shell: () => {
+        throw new Error("adapter broke its contract");
+      },
+    });
+    const s = await startSession(h.agent, "/w");
+    expect(await promptSession(h.agent, s, say("go"), h.emit)).toEqual({ stopReason: "end_turn" });
+    expect(s.history.find((m) => m.role === "tool")).toMatchObject({ status: "failed", output: "[bash failed unexpectedly: adapter broke its contract]" });
+  });
 });

@@ -1,6 +1,6 @@
 /**
- * `session/load`: replays the stored history, then the commands and how full the context is
- * (an estimate: the model has not seen it yet), then answers `{}`.
+ * `session/load`: replays the stored history and, as the replay's end state, how full the context is
+ * (an estimate: the model has not seen it yet); then the commands, then answers `{}`.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { describeStoreError, estimateTokens, loadSession as loadStored, resolvePath } from "@mm/core";
@@ -20,8 +20,8 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
   }
   const { session, replay } = loaded.value;
   for (const item of replay) app.notify(session.id, replayUpdate(item));
-  sendCommands(app, session.id);
   app.notify(session.id, { sessionUpdate: "usage_update", used: estimateTokens(session.history), size: app.config.model.contextWindow });
+  sendCommands(app, session.id);
   app.log(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);
   return {};
 };

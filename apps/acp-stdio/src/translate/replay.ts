@@ -17,7 +17,10 @@ export const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {
       return agentText(item.text);
     case "tool": {
       const base = pendingToolCall(item.call);
-      if (item.result === undefined) return { ...base, status: "failed", content: [] };
+      if (item.result === undefined) {
+        const { content: _none, ...withoutContent } = base;
+        return { ...withoutContent, status: "failed" };
+      }
       return {
         ...base,
         status: "completed",

@@ -4,13 +4,18 @@ import type { History } from "../history/message.js";
 import type { Session } from "../session/session.js";
 import type { Agent } from "./agent.js";
 
-export const saveHistory = async (agent: Agent, id: string, cwd: string, createdAt: number, history: History): Promise<void> => {
+/** Saves a history under `id`; true when it was written. */
+export const saveHistory = async (agent: Agent, id: string, cwd: string, createdAt: number, history: History): Promise<boolean> => {
   const store = agent.deps.store;
-  if (store === undefined) return;
+  if (store === undefined) return false;
   const now = agent.deps.clock.now();
   const saved = await store.save({ id, cwd, createdAt, updatedAt: now, history });
   if (saved.isErr()) agent.deps.log(`session ${id}: could not save: ${describeStoreError(saved.error)}`);
+  return saved.isOk();
 };
 
-export const persistSession = (agent: Agent, session: Session): Promise<void> =>
-  saveHistory(agent, session.id, session.cwd, session.createdAt, session.history);
+/** Saves the session, unless a `session/load` has replaced it since (the loaded one is the truth). */
+export const persistSession = async (agent: Agent, session: Session): Promise<void> => {
+  if (agent.sessions.get(session.id) !== session) return;
+  await saveHistory(agent, session.id, session.cwd, session.createdAt, session.history);
+};

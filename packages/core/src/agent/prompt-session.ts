@@ -2,7 +2,7 @@
  * `session/prompt`: flatten the prompt, then, in the process-wide queue, either run a slash command
  * or a turn; keep the history the engine returns, save it, log the turn's counts.
  */
-import { shadowedSkills, slashCommandOf } from "../commands/slash-command.js";
+import { advertisedSkills, slashCommandOf } from "../commands/slash-command.js";
 import { flattenPrompt } from "../prompt/flatten-prompt.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
 import type { Session } from "../session/session.js";
@@ -17,10 +17,7 @@ export type PromptResult =
   | { readonly stopReason: Exclude<StopReason, "failed"> }
   | { readonly stopReason: "failed"; readonly error: string };
 
-const skillNames = (agent: Agent): ReadonlySet<string> => {
-  const shadowed = new Set(shadowedSkills(agent.deps.skills.list()));
-  return new Set(agent.deps.skills.list().map((s) => s.name).filter((n) => !shadowed.has(n)));
-};
+const skillNames = (agent: Agent): ReadonlySet<string> => new Set(advertisedSkills(agent.deps.skills.list()).map((s) => s.name));
 
 const turn = async (agent: Agent, session: Session, text: string, emit: Emit, signal: AbortSignal): Promise<PromptResult> => {
   const outcome = await runTurn(agent.deps, agent.settings, {

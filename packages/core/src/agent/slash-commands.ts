@@ -11,8 +11,9 @@ export const newCommand = async (agent: Agent, session: Session, emit: Emit): Pr
   const result = runNewCommand(session.history);
   if (agent.deps.store !== undefined && result.previous !== undefined) {
     const keptAs = newSessionId(agent.deps.clock, agent.deps.random);
-    await saveHistory(agent, keptAs, session.cwd, session.createdAt, result.previous);
-    agent.deps.log(`session ${session.id}: previous conversation kept as ${keptAs}`);
+    if (await saveHistory(agent, keptAs, session.cwd, session.createdAt, result.previous)) {
+      agent.deps.log(`session ${session.id}: previous conversation kept as ${keptAs}`);
+    }
   }
   session.history = result.history;
   session.lastInputTokens = undefined;
@@ -26,8 +27,8 @@ export const compactCommand = async (agent: Agent, session: Session, emit: Emit,
   if (result.kind === "compacted") {
     session.history = result.history;
     session.lastInputTokens = undefined;
-    await persistSession(agent, session);
   }
+  await persistSession(agent, session);
   const line = compactionLine(result);
   emit({ type: "compaction", outcome: result.kind, line, summary: result.kind === "compacted" ? result.summary : undefined });
   agent.deps.log(`session ${session.id}: /compact — ${line}`);

@@ -17,13 +17,15 @@ export type AvailableCommand = {
 
 export const SKILL_HINT = "parameters, if this skill needs any";
 
-/** What the front end handles: the intercepted commands, then one command per skill not shadowing them. */
+/** The skills offered as commands: all but those a real command shadows. */
+export const advertisedSkills = <S extends { readonly name: string }>(skills: readonly S[]): readonly S[] =>
+  skills.filter((s) => !(INTERCEPTED as readonly string[]).includes(s.name));
+
+/** What the front end handles: the intercepted commands, then one command per advertised skill. */
 export const availableCommands = (skills: readonly { name: string; description: string }[]): readonly AvailableCommand[] => [
   { name: "new", description: "Clear the history and start a new session" },
   { name: "compact", description: "Compress the history now, keeping the last turns" },
-  ...skills
-    .filter((s) => !(INTERCEPTED as readonly string[]).includes(s.name))
-    .map((s) => ({ name: s.name, description: s.description, hint: SKILL_HINT })),
+  ...advertisedSkills(skills).map((s) => ({ name: s.name, description: s.description, hint: SKILL_HINT })),
 ];
 
 /** Skills a real command shadows: not advertised, and the banner says so. */

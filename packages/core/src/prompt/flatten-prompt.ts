@@ -2,7 +2,7 @@
  * Flattens a prompt into the user message text: text blocks concatenated, `resource_link`s and
  * `@path` mentions of existing files or directories appended as attachment lines.
  */
-import { resolvePath } from "../paths/path.js";
+import { isInside, resolvePath } from "../paths/path.js";
 import type { FileSystem } from "../ports/file-system.js";
 import type { PromptBlock } from "./prompt-blocks.js";
 
@@ -48,6 +48,8 @@ export const flattenPrompt = async (
     if (seen.has(mention)) continue;
     seen.add(mention);
     const path = resolvePath(cwd, mention, home);
+    const relative = !mention.startsWith("/") && !mention.startsWith("~");
+    if (relative && !isInside(cwd, path)) continue;
     const stat = await fs.stat(path);
     if (stat.isErr()) continue;
     const what = stat.value.kind === "directory" ? "directory" : "file";

@@ -5,7 +5,6 @@ export type CallIds = {
   readonly next: () => string;
   /** Moves the counter past the highest `call_N` of a history, so a loaded session never repeats an id. */
   readonly bumpPast: (history: History) => void;
-  readonly peek: () => number;
 };
 
 const CALL_ID = /^call_(\d+)$/;
@@ -29,6 +28,5 @@ export const createCallIds = (): CallIds => {
     bumpPast: (history) => {
       last = Math.max(last, highestCallNumber(history));
     },
-    peek: () => last,
   };
 };

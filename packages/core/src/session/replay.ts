@@ -1,6 +1,6 @@
 /** What a `session/load` replays: one item per stored element, in order, the system prompt left out. */
 import type { FileDiff, History, ToolResultMessage } from "../history/message.js";
-import { resolvePath } from "../paths/path.js";
+import { tools } from "../tools/registry.js";
 import { toolKind, toolTitle, type ToolCallView } from "../tools/tool-view.js";
 
 export type ReplayItem =
@@ -14,15 +14,15 @@ export type ReplayItem =
       readonly result: { readonly status: "completed" | "failed"; readonly output: string; readonly diffs: readonly FileDiff[] } | undefined;
     };
 
-const FILE_TOOLS = new Set(["read_file", "write_file", "edit_file"]);
-
-const locationsOf = (name: string, input: unknown, cwd: string): readonly string[] => {
-  if (!FILE_TOOLS.has(name) || typeof input !== "object" || input === null) return [];
-  const path = (input as Record<string, unknown>).path;
-  return typeof path === "string" ? [resolvePath(cwd, path)] : [];
+/** The files a call involves, as the live tool shows them (nothing for an input that does not parse). */
+const locationsOf = (name: string, input: unknown, cwd: string, home: string | undefined): readonly string[] => {
+  const tool = tools.get(name);
+  const parsed = tool?.parse(input);
+  if (tool === undefined || parsed === undefined || parsed.isErr()) return [];
+  return tool.locations(parsed.value, home !== undefined ? { cwd, home } : { cwd });
 };
 
-export const replayOf = (history: History, cwd: string): readonly ReplayItem[] => {
+export const replayOf = (history: History, cwd: string, home?: string): readonly ReplayItem[] => {
   const results = new Map<string, ToolResultMessage>();
   for (const m of history) if (m.role === "tool") results.set(m.callId, m);
   const items: ReplayItem[] = [];
@@ -33,7 +33,7 @@ export const replayOf = (history: History, cwd: string): readonly ReplayItem[] =
       for (const call of m.toolCalls) {
         const result = results.get(call.id);
         const diffs = result?.diffs ?? [];
-        const locations = [...new Set([...locationsOf(call.name, call.input, cwd), ...diffs.map((d) => d.path)])];
+        const locations = [...new Set([...locationsOf(call.name, call.input, cwd, home), ...diffs.map((d) => d.path)])];
         items.push({
           type: "tool",
           call: { id: call.id, name: call.name, title: toolTitle(call.name, call.input), kind: toolKind(call.name), input: call.input, locations, diffs },

@@ -12,9 +12,10 @@ export type ToolLimits = {
   readonly maxOutputBytes: number;
 };
 
-export type ToolContext = {
-  readonly cwd: string;
-  readonly home?: string;
+/** Where relative paths of a tool call resolve. */
+export type ToolPlace = { readonly cwd: string; readonly home?: string };
+
+export type ToolContext = ToolPlace & {
   readonly fs: FileSystem;
   readonly shell: Shell;
   readonly skills: SkillCatalogue;
@@ -38,7 +39,7 @@ export type Tool<Input> = {
   readonly gated: boolean;
   readonly parse: (input: unknown) => Result<Input, string>;
   /** Absolute paths of the files the call involves. */
-  readonly locations: (input: Input, ctx: ToolContext) => readonly string[];
+  readonly locations: (input: Input, where: ToolPlace) => readonly string[];
   /** The change an edit would make, shown before permission is asked. */
   readonly preview: (input: Input, ctx: ToolContext) => Promise<readonly FileDiff[]>;
   /** Never throws: failures are `failed` outcomes with a message for the model. */

@@ -14,9 +14,10 @@ import type { Shell } from "../ports/shell.js";
 import type { SkillCatalogue } from "../ports/skill-catalogue.js";
 import type { CallIds } from "../session/call-ids.js";
 import { toolSpecs } from "../tools/registry.js";
+import { toolKind, toolTitle } from "../tools/tool-view.js";
 import type { ToolLimits } from "../tools/tool.js";
 import type { Emit } from "./events.js";
-import { executeCall, type CallCategory } from "./execute-call.js";
+import { executeCall, type CallCategory, type CallOutcome } from "./execute-call.js";
 import { createLoopDetector } from "./loop-detector.js";
 import { runModelStep } from "./model-step.js";
 import { estimateTokens } from "./token-estimate.js";
@@ -90,10 +91,17 @@ const onceEach = (log: (line: string) => void) => (line: string): void => {
   log(line);
 };
 
+/** A tool or port that broke its never-throw contract: the call fails, the turn and its history go on. */
+const brokenCall = (call: ToolCall, thrown: unknown, emit: Emit): CallOutcome => {
+  const output = `[${call.name} failed unexpectedly: ${String(thrown instanceof Error ? thrown.message : thrown).split("\n")[0]}]`;
+  emit({ type: "tool-done", call: { id: call.id, name: call.name, title: toolTitle(call.name, call.input), kind: toolKind(call.name), input: call.input, locations: [], diffs: [] }, status: "failed", output, diffs: [] });
+  return { result: { role: "tool", callId: call.id, toolName: call.name, status: "failed", output }, ran: undefined, stopTurn: false };
+};
+
 export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request: TurnRequest): Promise<TurnOutcome> => {
   const { signal, emit } = request;
-  let history: Message[] = [...request.history, userMessage(request.text)];
-  let userIndex = request.history.length;
+  const question = userMessage(request.text);
+  let history: Message[] = [...request.history, question];
   let lastInputTokens = request.lastInputTokens;
   const ran: CallCategory[] = [];
   const loop = createLoopDetector(settings.loopRepeats);
@@ -110,8 +118,8 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   };
 
   const end = (stopReason: StopReason, error?: string): TurnOutcome => {
-    const unanswered = history.length === userIndex + 1;
-    const kept = unanswered ? history.slice(0, userIndex) : history;
+    const unanswered = history[history.length - 1] === question;
+    const kept = unanswered ? history.slice(0, -1) : history;
     return {
       history: kept as unknown as History,
       stopReason,
@@ -124,7 +132,8 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   let compactionFailed = false;
   const maybeCompact = async (): Promise<void> => {
     if (compactionFailed || lastInputTokens === undefined || lastInputTokens < settings.compactThreshold) return;
-    const result = await compactHistory(deps, history as unknown as History, settings.keepLastTurns, signal);
+    const keep = Math.max(1, settings.keepLastTurns);
+    const result = await compactHistory(deps, history as unknown as History, keep, signal);
     if (result.kind === "nothing" || signal.aborted) return;
     const line = compactionLine(result);
     emit({ type: "compaction", outcome: result.kind, line, summary: result.kind === "compacted" ? result.summary : undefined });
@@ -132,9 +141,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
       compactionFailed = true;
       return;
     }
-    const removed = history.length - result.history.length;
     history = [...result.history];
-    userIndex = Math.max(1, userIndex - removed);
     lastInputTokens = undefined;
   };
 
@@ -160,7 +167,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
       const outcome = await executeCall(
         { sessionId: request.sessionId, gate: deps.gate, grants: request.grants, loop, ctx, emit },
         call,
-      );
+      ).catch((thrown: unknown) => brokenCall(call, thrown, emit));
       if (outcome.result !== undefined) history.push(outcome.result);
       if (outcome.ran !== undefined) ran.push(outcome.ran);
       if (signal.aborted) return end("cancelled");
