@@ -1,3 +1,4 @@
+import { NO_RESULT } from "@mm/core";
 import type { Message, ModelEvent, ModelRequest, ToolSpec } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { dropAfter, slowText, stall, startFakeOpenAI, status, text, toolCalls, type FakeOpenAI } from "../../fake-openai/src/index.js";
@@ -110,7 +111,7 @@ describe("aiSdkModel over chat completions", () => {
     await collect(modelFor(fake).step(request(history)));
     expect((fake.requests[0]?.body as { messages: unknown[] }).messages.slice(2)).toMatchObject([
       { role: "assistant", tool_calls: [{ id: "call_1" }] },
-      { role: "tool", tool_call_id: "call_1", content: "[no result recorded]" },
+      { role: "tool", tool_call_id: "call_1", content: NO_RESULT },
       { role: "user", content: "never mind" },
     ]);
   });

@@ -7,7 +7,7 @@ const call = (id: string, command = "ls") => ({ id, name: "bash", input: { comma
 const result = (callId: string, output: string): Message => ({ role: "tool", callId, toolName: "bash", status: "completed", output });
 
 describe("toModelPrompt", () => {
-  it("sends user text, a summary as a plain user message, and assistant text", () => {
+  it("sends user text, a summary headed as context, and assistant text", () => {
     const prompt = toModelPrompt("sys", [
       { role: "user", text: "earlier work, summarised", summary: true },
       { role: "user", text: "hi" },
@@ -16,7 +16,7 @@ describe("toModelPrompt", () => {
     expect(prompt).toEqual({
       system: "sys",
       messages: [
-        { role: "user", content: "earlier work, summarised" },
+        { role: "user", content: `${SUMMARY_HEADING}\nearlier work, summarised` },
         { role: "user", content: "hi" },
         { role: "assistant", content: [{ type: "text", text: "hello" }] },
       ],
