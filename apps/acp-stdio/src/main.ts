@@ -12,6 +12,7 @@ import { cliAction } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
 import { serve } from "./serve.js";
 import { batchedStdout } from "./startup/batched-stdout.js";
+import { responseWatch } from "./wire/after-response.js";
 import { ndJsonStream } from "./wire/nd-json-stream.js";
 
 const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -39,11 +40,11 @@ const main = async (): Promise<void> => {
   const { config, source } = loaded.value;
   const skills = await loadDiskSkillCatalogue(config.skills.dirs, stderrLine);
   for (const line of bannerLines(config, skills.list(), source)) stderrLine(line);
-  const stream = ndJsonStream(
-    batchedStdout(),
-    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
-    { log: stderrLine },
-  );
+  const watch = responseWatch();
+  const stream = ndJsonStream(batchedStdout(), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, {
+    log: stderrLine,
+    onWritten: watch.written,
+  });
   // Commands run without the variable holding the model's key: whatever a command prints ends up on
   // the wire and in the session file, and the model has no business reading the agent's credentials.
   const { [config.model.apiKeyEnv]: _key, ...commandEnv } = process.env;
@@ -65,7 +66,7 @@ const main = async (): Promise<void> => {
       clock: { now: Date.now },
       random: { hex: (n) => randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n) },
     },
-    stream,
+    { stream, afterResponse: watch.afterResponse },
     { home: homedir(), os: `${process.platform} ${process.arch}`, log: stderrLine },
   );
   installLifecycle(served, stderrLine, shell);

@@ -10,7 +10,7 @@ import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
 import { createNotify, type AppState, type Peer } from "./app-state.js";
 import { registerHandlers } from "./register-handlers.js";
-import { withAfterResponse } from "./wire/after-response.js";
+import { withAfterResponse, type Transport } from "./wire/after-response.js";
 
 export type AppPorts = {
   readonly model: Model;
@@ -33,7 +33,8 @@ export type ServeOptions = {
 
 export type Served = { readonly connection: acp.AgentConnection; readonly app: AppState };
 
-export const serve = (config: MmConfig, ports: AppPorts, stream: acp.Stream, options: ServeOptions): Served => {
+/** Serves on `transport`: a plain stream is wrapped to know when a response is out. */
+export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream | Transport, options: ServeOptions): Served => {
   const peer: Peer = { client: undefined, capabilities: undefined };
   const log = (line: string) => options.log(`[acp] ${line}`);
   const deps: AgentDeps = {
@@ -59,7 +60,7 @@ export const serve = (config: MmConfig, ports: AppPorts, stream: acp.Stream, opt
     os: options.os,
     ...(options.home !== undefined ? { home: options.home } : {}),
   });
-  const wired = withAfterResponse(stream);
+  const wired = "afterResponse" in transport ? transport : withAfterResponse(transport);
   const app: AppState = { agent, config, peer, afterResponse: wired.afterResponse, notify: createNotify(peer), log };
   const connection = registerHandlers(acp.agent({ name: "bob" }), app).connect(wired.stream);
   peer.client = connection.client;

@@ -28,6 +28,8 @@ export type NdJsonStreamOptions = {
   readonly maxMessageBytes?: number;
   /** One line on stderr about something dropped or refused. */
   readonly log?: (line: string) => void;
+  /** Called once each outgoing message has been handed to the output, in order. */
+  readonly onWritten?: (message: acp.AnyMessage) => void;
 };
 
 type JsonRpcId = string | number | null;
@@ -276,7 +278,10 @@ export const ndJsonStream = (
   const writable = new WritableStream<acp.AnyMessage>({
     write: (message) => {
       const text = serialise(message, log);
-      return text === undefined ? Promise.resolve() : writeText(text);
+      if (text === undefined) return Promise.resolve();
+      const written = writeText(text);
+      options.onWritten?.(message);
+      return written;
     },
   });
 
