@@ -3,6 +3,7 @@
  * holding a `SKILL.md` whose YAML front matter names and describes it). The catalogue is read once
  * at start; a skill's instructions and file list are read from disk each time it is asked for.
  */
+import { existsSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
@@ -59,6 +60,8 @@ const loadSkill = async (dir: string): Promise<Result<DiskSkill, string> | undef
 
 /** The skills of one skills dir, folder names in order; a missing dir has none. */
 const loadSkillsDir = async (root: string, warn: (line: string) => void): Promise<readonly DiskSkill[]> => {
+  // Most machines have no skills dir at all: a synchronous check spares start-up the async fs machinery.
+  if (!existsSync(root)) return [];
   let entries: string[];
   try {
     entries = (await readdir(root)).filter((entry) => !entry.startsWith(".")).sort();
