@@ -8,6 +8,7 @@ import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { schemaProblems } from "./acp-schema.js";
+import { onLines } from "./stdout-lines.js";
 
 export const BIN = join(dirname(fileURLToPath(import.meta.url)), "../bin/mm-acp.js");
 
@@ -42,25 +43,18 @@ export const spawnAgent = (options: SpawnOptions = {}): SpawnedAgent => {
   const stdoutLines: string[] = [];
   const problems: string[] = [];
   const requestMethods = new Map<unknown, string>();
-  let partial = "";
   const forClient = new TransformStream<Uint8Array, Uint8Array>();
   const writer = forClient.writable.getWriter();
   const decoder = new TextDecoder();
-  child.stdout.on("data", (chunk: Buffer) => {
-    partial += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = partial.indexOf("\n")) !== -1) {
-      const line = partial.slice(0, nl);
-      partial = partial.slice(nl + 1);
-      stdoutLines.push(line);
-      try {
-        problems.push(...schemaProblems(JSON.parse(line), requestMethods));
-      } catch {
-        problems.push(`stdout line is not JSON: ${line.slice(0, 200)}`);
-      }
+  onLines(child.stdout, (line) => {
+    stdoutLines.push(line);
+    try {
+      problems.push(...schemaProblems(JSON.parse(line), requestMethods));
+    } catch {
+      problems.push(`stdout line is not JSON: ${line.slice(0, 200)}`);
     }
-    void writer.write(new Uint8Array(chunk));
   });
+  child.stdout.on("data", (chunk: Buffer) => void writer.write(new Uint8Array(chunk)));
   child.stdout.on("end", () => void writer.close().catch(() => undefined));
   const toAgent = Writable.toWeb(child.stdin) as WritableStream<Uint8Array>;
   const recordingToAgent = new TransformStream<Uint8Array, Uint8Array>({

@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "../spawned-agent.js";
+import { onLines } from "../stdout-lines.js";
 
 export type JsonRpcMessage = {
   jsonrpc?: unknown;
@@ -127,8 +128,6 @@ export const spawnRaw = (options: RawAgentOptions = {}): RawAgent => {
   const messages: JsonRpcMessage[] = [];
   const byId = new Map<string, JsonRpcMessage[]>();
   const waiters = new Map<string, (m: JsonRpcMessage) => void>();
-  let partial = "";
-  const decoder = new TextDecoder();
   let exited = false;
 
   const write = (data: string | Uint8Array): Promise<void> =>
@@ -154,17 +153,11 @@ export const spawnRaw = (options: RawAgentOptions = {}): RawAgent => {
     }
   };
 
-  child.stdout.on("data", (chunk: Buffer) => {
-    partial += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = partial.indexOf("\n")) !== -1) {
-      const line = partial.slice(0, nl);
-      partial = partial.slice(nl + 1);
-      lines.push(line);
-      const problem = jsonRpcProblem(line);
-      if (problem !== undefined) problems.push(problem);
-      else onMessage(JSON.parse(line) as JsonRpcMessage);
-    }
+  onLines(child.stdout, (line) => {
+    lines.push(line);
+    const problem = jsonRpcProblem(line);
+    if (problem !== undefined) problems.push(problem);
+    else onMessage(JSON.parse(line) as JsonRpcMessage);
   });
 
   let nextId = 1_000_000;
