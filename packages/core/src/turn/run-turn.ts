@@ -153,15 +153,13 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     const result = await runModelStep(deps.model, system.text, withAllToolResults(conversation), toolSpecs, signal, emit);
     const calls: ToolCall[] = result.calls.map((c) => ({ id: deps.callIds.next(), name: c.name, input: c.input }));
     if (result.text !== "" || calls.length > 0) history.push(assistantMessage(result.text, calls));
-    const inputTokens = result.usage?.inputTokens;
-    if (inputTokens !== undefined) lastInputTokens = inputTokens;
-    if (result.error === undefined) {
-      const used = inputTokens !== undefined ? inputTokens + (result.usage?.outputTokens ?? 0) : estimateTokens(history);
-      emit({ type: "usage", used, size: settings.contextWindow });
-    }
     if (result.error !== undefined) {
       return result.error.kind === "aborted" || signal.aborted ? end("cancelled") : end("failed", result.error.message);
     }
+    const inputTokens = result.usage?.inputTokens;
+    if (inputTokens !== undefined) lastInputTokens = inputTokens;
+    const used = inputTokens !== undefined ? inputTokens + (result.usage?.outputTokens ?? 0) : estimateTokens(history);
+    emit({ type: "usage", used, size: settings.contextWindow });
     if (calls.length === 0) return end("end_turn");
     for (const call of calls) {
       const outcome = await executeCall(
