@@ -1,6 +1,7 @@
 /** What a `session/load` replays: one item per stored element, in order, the system prompt left out. */
-import type { FileDiff, History, ToolResultMessage } from "../history/message.js";
+import type { History, ToolResultMessage } from "../history/message.js";
 import { tools } from "../tools/registry.js";
+import type { ToolOutcome } from "../tools/tool.js";
 import { toolKind, toolTitle, type ToolCallView } from "../tools/tool-view.js";
 
 export type ReplayItem =
@@ -11,7 +12,7 @@ export type ReplayItem =
       readonly type: "tool";
       readonly call: ToolCallView;
       /** Absent when no response was recorded: replayed as `failed` with no content. */
-      readonly result: { readonly status: "completed" | "failed"; readonly output: string; readonly diffs: readonly FileDiff[] } | undefined;
+      readonly result: ToolOutcome | undefined;
     };
 
 /** The files a call involves, as the live tool shows them (nothing for an input that does not parse). */

@@ -1,5 +1,5 @@
 /** What the engine tells its front end while a turn runs. */
-import type { FileDiff } from "../history/message.js";
+import type { ToolOutcome } from "../tools/tool.js";
 import type { ToolCallView } from "../tools/tool-view.js";
 
 export type TurnEvent =
@@ -11,13 +11,7 @@ export type TurnEvent =
   | { readonly type: "tool-pending"; readonly call: ToolCallView }
   /** Permission granted (or not needed): the tool runs now. */
   | { readonly type: "tool-running"; readonly call: ToolCallView }
-  | {
-      readonly type: "tool-done";
-      readonly call: ToolCallView;
-      readonly status: "completed" | "failed";
-      readonly output: string;
-      readonly diffs: readonly FileDiff[];
-    }
+  | ({ readonly type: "tool-done"; readonly call: ToolCallView } & ToolOutcome)
   /** After each model step: tokens in use and the context window. */
   | { readonly type: "usage"; readonly used: number; readonly size: number }
   /** The history was compacted (automatically or by `/compact`). */
