@@ -287,6 +287,18 @@ describe("the API key never leaks", () => {
 describe("the permission gate cannot be bypassed", () => {
   const config = (c: MmConfig): MmConfig => ({ ...c, sessions: { ...c.sessions, enabled: true } });
   const prompt = (sessionId: string, t: string) => ({ sessionId, prompt: [{ type: "text" as const, text: t }] });
+  /** One prompt in a new session, which must end end_turn. */
+  const promptOnce = (t: ReturnType<typeof inMemoryAcp>) =>
+    t.run(async (agent) => {
+      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
+      expect(await agent.request("session/prompt", prompt(sessionId, "try"))).toEqual({ stopReason: "end_turn" });
+    });
+  /** No dialog, no command, and /w/f as it was. */
+  const expectNothingRan = async (t: ReturnType<typeof inMemoryAcp>) => {
+    expect(t.permissions).toEqual([]);
+    expect(t.shell.requests).toEqual([]);
+    expect((await t.fs.readText("/w/f"))._unsafeUnwrap()).toBe("original");
+  };
 
   it("unknown and differently-cased tool names never run and never ask", async () => {
     const NAMES = [
@@ -297,13 +309,8 @@ describe("the permission gate cannot be bypassed", () => {
       replies: [toolReply(NAMES.map((name) => ({ name, input: { command: "rm -rf /", path: "/w/f", content: "pwned" } }))), textReply("done")],
       files: { "/w/f": "original" },
     });
-    await t.run(async (agent) => {
-      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
-      expect(await agent.request("session/prompt", prompt(sessionId, "try"))).toEqual({ stopReason: "end_turn" });
-    });
-    expect(t.permissions).toEqual([]);
-    expect(t.shell.requests).toEqual([]);
-    expect((await t.fs.readText("/w/f"))._unsafeUnwrap()).toBe("original");
+    await promptOnce(t);
+    await expectNothingRan(t);
     const failed = t.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
     expect(failed).toHaveLength(NAMES.length);
     tried += NAMES.length;
@@ -321,13 +328,8 @@ describe("the permission gate cannot be bypassed", () => {
       { name: "read_file", input: { path: null } }, { name: "read_file", input: { path: "/w/f", offset: -5 } }, { name: "read_file", input: '{"path":"/w/f"}' },
     ];
     const t = inMemoryAcp({ replies: [toolReply(BAD), textReply("done")], files: { "/w/f": "original" } });
-    await t.run(async (agent) => {
-      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
-      expect(await agent.request("session/prompt", prompt(sessionId, "try"))).toEqual({ stopReason: "end_turn" });
-    });
-    expect(t.permissions).toEqual([]);
-    expect(t.shell.requests).toEqual([]);
-    expect((await t.fs.readText("/w/f"))._unsafeUnwrap()).toBe("original");
+    await promptOnce(t);
+    await expectNothingRan(t);
     const results = t.model.requests[1]!.messages.filter((m) => m.role === "tool") as { output: string }[];
     expect(results).toHaveLength(BAD.length);
     for (const r of results) expect(r.output).toMatch(/^\[invalid input for /);
@@ -345,10 +347,7 @@ describe("the permission gate cannot be bypassed", () => {
         return answer as PermissionAnswer;
       },
     });
-    await t.run(async (agent) => {
-      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
-      expect(await agent.request("session/prompt", prompt(sessionId, "try"))).toEqual({ stopReason: "end_turn" });
-    });
+    await promptOnce(t);
     expect(t.permissions).toHaveLength(ANSWERS.length);
     expect(t.shell.requests).toEqual([]);
     const results = t.model.requests[1]!.messages.filter((m) => m.role === "tool") as { output: string }[];
