@@ -9,4 +9,5 @@ export const testConfig = (): MmConfig => ({
   tools: { bashTimeoutSeconds: 120, maxOutputBytes: 30_000 },
   turn: { maxSteps: 100 },
   loop: { repeats: 3 },
+  acp: { surface: "spec" },
 });

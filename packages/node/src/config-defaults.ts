@@ -26,4 +26,5 @@ export const DEFAULTS = {
   tools: { bashTimeoutSeconds: 120, maxOutputBytes: 30_000 },
   turn: { maxSteps: 100 },
   loop: { repeats: 3 },
+  acp: { surface: "spec" },
 } as const;

@@ -31,6 +31,7 @@ export type FileConfig = {
   readonly tools?: Settable<MmConfig["tools"]>;
   readonly turn?: Settable<MmConfig["turn"]>;
   readonly loop?: Settable<MmConfig["loop"]>;
+  readonly acp?: Settable<MmConfig["acp"]>;
   /** A JSON Schema reference for editors; ignored. */
   readonly $schema?: string;
 };
@@ -57,6 +58,7 @@ const fileFields: Fields<FileConfig> = {
   tools: objectOf<MmConfig["tools"]>({ bashTimeoutSeconds: positiveNumber, maxOutputBytes: positiveInteger }),
   turn: objectOf<MmConfig["turn"]>({ maxSteps: positiveInteger }),
   loop: objectOf<MmConfig["loop"]>({ repeats: positiveInteger }),
+  acp: objectOf<MmConfig["acp"]>({ surface: oneOf("spec", "full") }),
   $schema: nonEmptyString,
 };
 

@@ -6,6 +6,12 @@
 /** The wire API spoken to the model server. */
 export type ModelApi = "chat" | "responses";
 
+/**
+ * What the ACP front end offers: `spec` is docs/acp-surface.md to the letter; `full` adds what
+ * contradicts one of its lines (today: a `terminal` auth method that runs `mm-acp --setup`).
+ */
+export type AcpSurface = "spec" | "full";
+
 /** mm's whole configuration, defaults filled in and environment applied. */
 export type MmConfig = {
   readonly model: {
@@ -33,6 +39,7 @@ export type MmConfig = {
   readonly tools: { readonly bashTimeoutSeconds: number; readonly maxOutputBytes: number };
   readonly turn: { readonly maxSteps: number };
   readonly loop: { readonly repeats: number };
+  readonly acp: { readonly surface: AcpSurface };
 };
 
 /** The result of loading: the configuration and the file it came from (null when none was used). */

@@ -55,6 +55,7 @@ describe("loadConfig defaults", () => {
       tools: { bashTimeoutSeconds: 120, maxOutputBytes: 30_000 },
       turn: { maxSteps: 100 },
       loop: { repeats: 3 },
+      acp: { surface: "spec" },
     });
   });
 
@@ -76,6 +77,7 @@ describe("loadConfig defaults", () => {
       tools: { bashTimeoutSeconds: 1.5, maxOutputBytes: 1000 },
       turn: { maxSteps: 7 },
       loop: { repeats: 4 },
+      acp: { surface: "full" },
       $schema: "https://example.com/mm.schema.json",
     };
     box.write(join(box.cwd, ".mm/config.json"), file);
@@ -88,6 +90,7 @@ describe("loadConfig defaults", () => {
       tools: file.tools,
       turn: file.turn,
       loop: file.loop,
+      acp: file.acp,
     });
   });
 });
@@ -188,6 +191,15 @@ describe("loadConfig environment", () => {
     expect(failure(box.load({ env: { MM_BASE_URL: "localhost:8080" } }))).toBe('mm: MM_BASE_URL: expected an http(s) URL, got "localhost:8080"');
     expect(failure(box.load({ env: { OPENAI_BASE_URL: "nope" } }))).toBe('mm: OPENAI_BASE_URL: expected an http(s) URL, got "nope"');
     expect(failure(box.load({ env: { MM_MODEL: "  " } }))).toBe('mm: MM_MODEL: expected a non-empty string, got "  "');
+    expect(failure(box.load({ env: { MM_ACP_SURFACE: "all" } }))).toBe('mm: MM_ACP_SURFACE: expected "spec" or "full", got "all"');
+  });
+
+  it("lets MM_ACP_SURFACE win over acp.surface", () => {
+    const box = sandbox();
+    box.write(join(box.cwd, ".mm/config.json"), { acp: { surface: "full" } });
+    expect(loaded(box.load()).config.acp.surface).toBe("full");
+    expect(loaded(box.load({ env: { MM_ACP_SURFACE: "spec" } })).config.acp.surface).toBe("spec");
+    expect(loaded(box.load({ env: { MM_ACP_SURFACE: "" } })).config.acp.surface).toBe("full");
   });
 });
 
@@ -216,6 +228,8 @@ describe("loadConfig errors", () => {
     [{ tools: { maxOutputBytes: "30k" } }, 'tools.maxOutputBytes: expected a positive integer, got "30k"'],
     [{ turn: { maxSteps: 0 } }, "turn.maxSteps: expected a positive integer, got 0"],
     [{ loop: { repeats: true } }, "loop.repeats: expected a positive integer, got true"],
+    [{ acp: { surface: "everything" } }, 'acp.surface: expected "spec" or "full", got "everything"'],
+    [{ acp: { mode: "full" } }, "acp.mode: unknown key"],
     [{ modle: {} }, "modle: unknown key"],
     [{ tools: { timeout: 3 } }, "tools.timeout: unknown key"],
     [{ model: { apiKey: "sk-secret" } }, "model.apiKey: unknown key (keys are never read from the file: set the variable named by model.apiKeyEnv)"],

@@ -52,13 +52,14 @@ const merge = (file: FileConfig, env: EnvOverrides, inputs: ConfigInputs): MmCon
     tools: { ...DEFAULTS.tools, ...file.tools },
     turn: { ...DEFAULTS.turn, ...file.turn },
     loop: { ...DEFAULTS.loop, ...file.loop },
+    acp: { surface: env.surface ?? file.acp?.surface ?? DEFAULTS.acp.surface },
   };
 };
 
 /**
  * Loads the configuration. The file is `--config FILE`, else `$MM_CONFIG`, else `./.mm/config.json`
  * in `cwd`, else `$XDG_CONFIG_HOME/mm/config.json` (default `~/.config/mm/config.json`); none at all
- * is fine. `MM_MODEL`, `MM_BASE_URL`/`OPENAI_BASE_URL` and the key variable win over the file. A
+ * is fine. `MM_MODEL`, `MM_BASE_URL`/`OPENAI_BASE_URL`, the key variable and `MM_ACP_SURFACE` win over the file. A
  * missing explicit file, bad JSON, an unknown key or a wrong type is a {@link ConfigError}.
  */
 export const loadConfig = (inputs: ConfigInputs): Result<LoadedConfig, ConfigError> =>

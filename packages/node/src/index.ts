@@ -8,7 +8,7 @@ export { bashShell, type BashShell, type BashShellOptions } from "./bash-shell.j
 export { boundedOutput, cutMarker, type OutputBuffer } from "./output-buffer.js";
 export { isGroupAlive, signalGroup, terminateGroup, type TerminateOptions } from "./process-group.js";
 export { loadConfig, loadProcessConfig, redactedSummary, expandPath, type ConfigInputs } from "./config.js";
-export type { ConfigError, LoadedConfig, MmConfig, ModelApi } from "./config-types.js";
+export type { AcpSurface, ConfigError, LoadedConfig, MmConfig, ModelApi } from "./config-types.js";
 export { DEFAULT_MODEL, DEFAULT_SKILL_DIRS, DEFAULT_THRESHOLD_RATIO, DEFAULTS } from "./config-defaults.js";
 export { findConfigFile, configArgument, readConfigFile, type ConfigCandidate, type ConfigLocation } from "./config-file.js";
 export { validateFileConfig, formatKeyPath, type FileConfig } from "./config-schema.js";
