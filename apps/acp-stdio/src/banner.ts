@@ -8,7 +8,7 @@ export const bannerLines = (config: MmConfig, skills: readonly SkillSummary[], s
   return [
     `mm ${AGENT_INFO.version} — ${AGENT_INFO.title}, serving ACP on stdio`,
     `mm: ${redactedSummary(config)}${config.model.apiKey === undefined ? ", no API key set" : ""}; config: ${source ?? "none (defaults)"}`,
-    `mm: ${skills.length} skill(s)${config.sessions.enabled ? `; sessions kept in <cwd>/${config.sessions.dir}` : ""}`,
+    `mm: ${skills.length} skill(s)${config.sessions.enabled ? `; sessions kept in <cwd>/${config.sessions.dir}` : ""}${config.acp.surface === "full" ? "; ACP surface: full" : ""}`,
     ...shadowed.map((name) => `mm: skill "${name}" is not advertised: the /${name} command shadows it`),
   ];
 };

@@ -1,6 +1,10 @@
-/** `initialize`: logs the client, remembers its capabilities, answers the spec's fixed values. */
+/**
+ * `initialize`: logs the client, remembers its capabilities, answers the spec's fixed values (the
+ * "full" surface adds its auth method).
+ */
 import type * as acp from "@agentclientprotocol/sdk";
 import { AGENT_INFO } from "../agent-info.js";
+import { advertisedAuthMethods } from "../auth-methods.js";
 import type { AppState } from "../app-state.js";
 
 export const initialize = (app: AppState, params: acp.InitializeRequest): acp.InitializeResponse => {
@@ -11,6 +15,6 @@ export const initialize = (app: AppState, params: acp.InitializeRequest): acp.In
     protocolVersion: 1,
     agentCapabilities: app.config.sessions.enabled ? { loadSession: true } : {},
     agentInfo: { ...AGENT_INFO },
-    authMethods: [],
+    authMethods: advertisedAuthMethods(app.config.acp.surface, params.clientCapabilities),
   };
 };
