@@ -11,6 +11,7 @@ import { bannerLines } from "./banner.js";
 import { cliAction } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
 import { serve } from "./serve.js";
+import { runSetup } from "./setup/run-setup.js";
 import { batchedStdout } from "./startup/batched-stdout.js";
 import { responseWatch } from "./wire/after-response.js";
 import { ndJsonStream } from "./wire/nd-json-stream.js";
@@ -30,6 +31,11 @@ const main = async (): Promise<void> => {
   const action = cliAction(process.argv.slice(2));
   if (action.kind === "print") {
     process.stdout.write(action.text);
+    return;
+  }
+  if (action.kind === "setup") {
+    const io = { input: process.stdin, write: (text: string) => void process.stderr.write(text), env: process.env, home: homedir(), cwd: process.cwd() };
+    process.exitCode = await runSetup({ ...io, interactive: process.stdin.isTTY === true });
     return;
   }
   const loaded = loadProcessConfig();

@@ -44,6 +44,12 @@ export const configArgument = (argv: readonly string[]): Result<string | undefin
 
 const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value);
 
+/** The user's config file: `$XDG_CONFIG_HOME/mm/config.json` (an absolute one), else `~/.config/mm/config.json`. */
+export const userConfigPath = (env: ConfigLocation["env"], home: string): string => {
+  const xdg = nonEmpty(env["XDG_CONFIG_HOME"]);
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config"), "mm", "config.json");
+};
+
 /** The config file to use, per the discovery order; null when there is none. */
 export const findConfigFile = (location: ConfigLocation): Result<ConfigCandidate | null, ConfigError> =>
   configArgument(location.argv).map((argument) => {
@@ -51,9 +57,7 @@ export const findConfigFile = (location: ConfigLocation): Result<ConfigCandidate
     if (explicit !== undefined) return { path: resolve(location.cwd, explicit), explicit: true };
     const local = join(location.cwd, ".mm", "config.json");
     if (existsSync(local)) return { path: local, explicit: false };
-    const xdg = nonEmpty(location.env["XDG_CONFIG_HOME"]);
-    const configHome = xdg !== undefined && isAbsolute(xdg) ? xdg : join(location.home, ".config");
-    const user = join(configHome, "mm", "config.json");
+    const user = userConfigPath(location.env, location.home);
     return existsSync(user) ? { path: user, explicit: false } : null;
   });
 

@@ -10,7 +10,7 @@ export { isGroupAlive, signalGroup, terminateGroup, type TerminateOptions } from
 export { loadConfig, loadProcessConfig, redactedSummary, expandPath, type ConfigInputs } from "./config.js";
 export type { AcpSurface, ConfigError, LoadedConfig, MmConfig, ModelApi } from "./config-types.js";
 export { DEFAULT_MODEL, DEFAULT_SKILL_DIRS, DEFAULT_THRESHOLD_RATIO, DEFAULTS } from "./config-defaults.js";
-export { findConfigFile, configArgument, readConfigFile, type ConfigCandidate, type ConfigLocation } from "./config-file.js";
+export { findConfigFile, configArgument, readConfigFile, userConfigPath, type ConfigCandidate, type ConfigLocation } from "./config-file.js";
 export { validateFileConfig, formatKeyPath, type FileConfig } from "./config-schema.js";
 export { jsonSessionStore, type JsonSessionStoreOptions } from "./json-session-store.js";
 export { SESSION_FORMAT, SESSION_VERSION, decodeSessionDocument, encodeSessionDocument, type SessionDocumentError } from "./json-session-document.js";
