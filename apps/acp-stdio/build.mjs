@@ -6,8 +6,11 @@
 //                                   compiles the bundle with it, skipping the parse and compile of what
 //                                   start-up runs. V8 checks the cache (its version, flags, the source)
 //                                   and ignores one that does not fit: the bundle is then compiled as usual.
+//                                   It fits this node only; under another one (the published package on a
+//                                   user's machine) bin/load-bundle.cjs makes and keeps that machine's own.
 //  dist/cjs/ai-provider-<hash>.cjs  @ai-sdk/openai and its dependencies, required on the first model step.
-//  dist/mm-acp.json                 which bundle, cache and provider are current; written last, atomically.
+//  dist/mm-acp.json                 which bundle, cache and provider are current, and the node the cache is
+//                                   for (`v20.20.2-x64`); written last, atomically.
 //                                   Files are named by content hash, so an agent started from an older
 //                                   build keeps finding its own provider file.
 //
@@ -22,6 +25,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -168,7 +172,10 @@ replaceFile(join(cjsDir, cache), (temp) =>
 );
 
 replaceFile(join(dist, "mm-acp.json"), (temp) =>
-  writeFileSync(temp, `${JSON.stringify({ bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}` })}\n`),
+  writeFileSync(
+    temp,
+    `${JSON.stringify({ bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}`, node: createRequire(import.meta.url)("./bin/load-bundle.cjs").RUNTIME })}\n`,
+  ),
 );
 
 // 4. Old builds' files, a day after they were replaced (an agent still running from one keeps its

@@ -1,16 +1,25 @@
 "use strict";
 /**
- * Loads mm-acp's CommonJS bundle (dist/mm-acp.json names the current one) with V8's code cache made by
- * the build, so what start-up runs is neither parsed nor compiled again. V8 validates the cache (its
- * version and flags, the source) and ignores one that does not fit: the bundle is then compiled as
- * usual. Used by bin/mm-acp.js, and by build.mjs to write the cache (the same compile, same source text).
+ * Loads mm-acp's CommonJS bundle (dist/mm-acp.json names the current one) with V8's code cache, so what
+ * start-up runs is neither parsed nor compiled again. V8 validates a cache (its version and flags, the
+ * source) and ignores one that does not fit: the bundle is then compiled as usual.
+ *
+ * The cache the build made (dist/cjs/*.cache) fits the node that built it, named in the manifest. On
+ * another node (a user's Node 22 running the published package), the cache is this machine's own:
+ * made on the first run, a second after start-up, in $XDG_CACHE_HOME/mm/v8 (default ~/.cache/mm/v8),
+ * and used from the next start on. Used by bin/mm-acp.js, and by build.mjs to write the cache.
  */
-const { readFileSync, writeFileSync } = require("node:fs");
-const { dirname, join } = require("node:path");
+const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const { homedir } = require("node:os");
+const { basename, dirname, isAbsolute, join } = require("node:path");
 const { Script } = require("node:vm");
 const { createRequire } = require("node:module");
 
 const DIST = join(__dirname, "..", "dist");
+/** The node a code cache is made by and for. */
+const RUNTIME = `${process.version}-${process.arch}`;
+/** How long after loading the bundle its code cache is made, when it must be: start-up is over by then. */
+const OWN_CACHE_DELAY_MS = 1000;
 
 const compile = (file, cachedData) => {
   const source = readFileSync(file, "utf8");
@@ -32,6 +41,28 @@ const readOptional = (path) => {
   }
 };
 
+/** Where this machine's cache of `bundle` for this node lives. */
+const ownCachePath = (bundle) => {
+  const xdg = process.env.XDG_CACHE_HOME;
+  const root = xdg && isAbsolute(xdg) ? xdg : join(homedir(), ".cache");
+  return join(root, "mm", "v8", `${basename(bundle, ".cjs")}-${RUNTIME}.cache`);
+};
+
+/** Writes the cache of `script` to `path` a little later, off the start-up path; a failure only costs speed. */
+const writeOwnCacheLater = (script, path) => {
+  const timer = setTimeout(() => {
+    const temp = `${path}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(temp, script.createCachedData());
+      renameSync(temp, path);
+    } catch {
+      rmSync(temp, { force: true });
+    }
+  }, OWN_CACHE_DELAY_MS);
+  timer.unref();
+};
+
 /** The exports of the current bundle (its `start` runs the agent). */
 exports.loadBundle = () => {
   const manifestText = readOptional(join(DIST, "mm-acp.json"));
@@ -41,8 +72,16 @@ exports.loadBundle = () => {
   }
   const manifest = JSON.parse(manifestText.toString("utf8"));
   const file = join(DIST, manifest.bundle);
-  return run(compile(file, readOptional(join(DIST, manifest.cache))), file);
+  if (manifest.node === undefined || manifest.node === RUNTIME) return run(compile(file, readOptional(join(DIST, manifest.cache))), file);
+  const own = ownCachePath(manifest.bundle);
+  const script = compile(file, readOptional(own));
+  const loaded = run(script, file);
+  if (script.cachedDataRejected !== false) writeOwnCacheLater(script, own);
+  return loaded;
 };
+
+/** The node a cache made now is for, as the manifest records it. */
+exports.RUNTIME = RUNTIME;
 
 /** Loads `file` (without starting it) and writes V8's code cache for it to `out`. */
 exports.writeCodeCache = (file, out) => {
