@@ -83,6 +83,9 @@ exports.loadBundle = () => {
 /** The node a cache made now is for, as the manifest records it. */
 exports.RUNTIME = RUNTIME;
 
+/** Whether V8 takes `cache` for `file` under this node, compiled as the bundle is (for tests). */
+exports.cacheFits = (file, cache) => compile(file, readFileSync(cache)).cachedDataRejected === false;
+
 /** Loads `file` (without starting it) and writes V8's code cache for it to `out`. */
 exports.writeCodeCache = (file, out) => {
   const script = compile(file);

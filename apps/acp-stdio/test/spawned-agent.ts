@@ -13,6 +13,8 @@ import { onLines } from "./stdout-lines.js";
 export const BIN = join(dirname(fileURLToPath(import.meta.url)), "../bin/mm-acp.js");
 
 export type SpawnOptions = {
+  /** The program and its first arguments; `node bin/mm-acp.js` of this checkout by default. */
+  command?: readonly [string, ...string[]];
   env?: Record<string, string>;
   args?: string[];
   cwd?: string;
@@ -33,7 +35,8 @@ export type SpawnedAgent = {
 };
 
 export const spawnAgent = (options: SpawnOptions = {}): SpawnedAgent => {
-  const child = spawn(process.execPath, [BIN, ...(options.args ?? [])], {
+  const [file, ...leading] = options.command ?? [process.execPath, BIN];
+  const child = spawn(file, [...leading, ...(options.args ?? [])], {
     cwd: options.cwd ?? process.cwd(),
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
