@@ -9,6 +9,7 @@
 //                                   It fits this node only; under another one (the published package on a
 //                                   user's machine) bin/load-bundle.cjs makes and keeps that machine's own.
 //  dist/cjs/ai-provider-<hash>.cjs  @ai-sdk/openai and its dependencies, required on the first model step.
+//  dist/THIRD-PARTY-NOTICES.txt    the licences of the npm packages bundled into both files.
 //  dist/mm-acp.json                 which bundle, cache and provider are current, and the node the cache is
 //                                   for (`v20.20.2-x64`); written last, atomically.
 //                                   Files are named by content hash, so an agent started from an older
@@ -29,6 +30,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { thirdPartyNotices } from "./third-party-notices.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "dist");
@@ -136,29 +138,25 @@ const bundleWith = async (options, plugins) => {
 mkdirSync(cjsDir, { recursive: true });
 
 // 1. The provider: bundled once, on its own.
-const provider = emit(
-  cjsDir,
-  "ai-provider",
-  textOf(
-    await build({
-      ...common,
-      stdin: { contents: 'export * from "@ai-sdk/openai";', resolveDir: join(here, "../../packages/ai-model/src"), loader: "js" },
-      outfile: join(cjsDir, "ai-provider.cjs"),
-    }),
-  ),
-);
+const providerBuild = await build({
+  ...common,
+  stdin: { contents: 'export * from "@ai-sdk/openai";', resolveDir: join(here, "../../packages/ai-model/src"), loader: "js" },
+  outfile: join(cjsDir, "ai-provider.cjs"),
+  metafile: true,
+});
+const provider = emit(cjsDir, "ai-provider", textOf(providerBuild));
 
 // 2. The agent, its `require` being the bundle's own (bin/mm-acp.js passes one made for the bundle's path).
-const bundle = emit(
-  cjsDir,
-  "mm-acp",
-  textOf(
-    checkNoAiSdk(
-      await bundleWith({ entryPoints: [join(here, "src/main.ts")], outfile: join(cjsDir, "mm-acp.cjs"), metafile: true }, [
-        providerFile(`require(${JSON.stringify(`./${provider}`)})`),
-      ]),
-    ),
-  ),
+const agentBuild = checkNoAiSdk(
+  await bundleWith({ entryPoints: [join(here, "src/main.ts")], outfile: join(cjsDir, "mm-acp.cjs"), metafile: true }, [
+    providerFile(`require(${JSON.stringify(`./${provider}`)})`),
+  ]),
+);
+const bundle = emit(cjsDir, "mm-acp", textOf(agentBuild));
+
+// The licences of what both bundle, shipped beside them.
+replaceFile(join(dist, "THIRD-PARTY-NOTICES.txt"), (temp) =>
+  writeFileSync(temp, thirdPartyNotices([providerBuild.metafile, agentBuild.metafile], common.absWorkingDir)),
 );
 
 // 3. Its code cache, made by a node that loads it the way bin/mm-acp.js does (without starting it).

@@ -69,7 +69,7 @@ const oneTurn = async (command: SpawnOptions["command"], cwd: string, home: stri
 };
 
 describe("the packed package", () => {
-  it("holds the bin, the bundle, its provider and code cache, README and LICENSE, and nothing to install", async () => {
+  it("holds the bin, the bundle, its provider and code cache, README, LICENSE and the bundled packages' notices, and nothing to install", async () => {
     const { stdout } = await run("tar", ["-tzf", installed.tarball]);
     const manifest = manifestOf(installed.packageDir);
     const inDist = [manifest.bundle, manifest.cache, manifest.provider].map((file) => `package/dist/${file}`);
@@ -82,6 +82,7 @@ describe("the packed package", () => {
         "package/bin/mm-acp.js",
         "package/bin/package.json",
         "package/dist/mm-acp.json",
+        "package/dist/THIRD-PARTY-NOTICES.txt",
         ...inDist,
       ].sort(),
     );
@@ -91,6 +92,10 @@ describe("the packed package", () => {
     expect(published).not.toHaveProperty("scripts");
     expect(readFileSync(join(installed.packageDir, "LICENSE"), "utf8")).toBe(readFileSync(join(REPO, "LICENSE"), "utf8"));
     expect(readFileSync(join(installed.packageDir, "dist", manifest.bundle), "utf8")).not.toContain(REPO);
+    const notices = readFileSync(join(installed.packageDir, "dist/THIRD-PARTY-NOTICES.txt"), "utf8");
+    for (const bundled of ["@agentclientprotocol/sdk", "@ai-sdk/openai", "@ai-sdk/provider", "zod", "neverthrow", "eventsource-parser"]) {
+      expect(notices).toMatch(new RegExp(`^${bundled}@\\d+\\.\\d+\\.\\d+ \\((MIT|Apache-2\\.0)\\)$`, "m"));
+    }
   });
 
   it("is named in the registry entry with its exact version", () => {
