@@ -10,6 +10,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { startFakeOpenAI } from "@mm/fake-openai";
+import { packAndInstall, type PackedInstall } from "../test/packed-package.js";
+import { installedCommands } from "./lib/installed.js";
 import { renderTable, type Row } from "./lib/report.js";
 import { now } from "./lib/stats.js";
 import { agentCommands, createWorkspace, REPO_DIR } from "./lib/workspace.js";
@@ -32,12 +34,17 @@ const main = async (): Promise<void> => {
   const workspace = createWorkspace(server.url);
   const rows: Row[] = [];
   const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+  let installed: PackedInstall | undefined;
   try {
     log(`measuring ${agentCommands().map((a) => a.label).join(" and ")}; node ${process.version}, ${cpus().length} CPU(s)`);
     let idleRss: { agent: number[]; floor: number[] } = { agent: [], floor: [] };
+    if (chosen.has("startup")) {
+      log("packing the package and installing it with npm…");
+      installed = await packAndInstall();
+    }
     if (chosen.has("startup") || chosen.has("memory")) {
       log("start-up…");
-      const result = await startup(workspace);
+      const result = await startup(workspace, installed ? installedCommands(installed) : []);
       if (chosen.has("startup")) rows.push(...result.rows);
       idleRss = result.idleRss;
     }
@@ -64,6 +71,7 @@ const main = async (): Promise<void> => {
   } finally {
     await server.close();
     workspace.remove();
+    installed?.remove();
   }
   const elapsed = (now() - started) / 1000;
   const load1 = loadavg();
