@@ -55,6 +55,14 @@ describe("registry/mm-acp/agent.json", () => {
     expect(Object.keys(entry.distribution)).toEqual(["npx"]);
   });
 
+  it("shares its exact version with the READMEs' npx commands", () => {
+    for (const readme of [join(REPO, "README.md"), join(APP, "README.md")]) {
+      const named = [...readFileSync(readme, "utf8").matchAll(/\bmm-acp@(\d+\.\d+\.\d+)/g)].map((m) => m[1]);
+      expect(named.length, readme).toBeGreaterThan(0);
+      expect(new Set(named), readme).toEqual(new Set([pkg.version]));
+    }
+  });
+
   it("has the package's licence and repository", () => {
     expect(entry.license).toBe(pkg.license);
     expect(existsSync(join(REPO, "LICENSE"))).toBe(true);
