@@ -1,11 +1,6 @@
-// pnpm hooks. beforePacking: the published mm-acp is one bundle with no dependencies to install, so its
-// packed package.json drops what only building it needs (the workspace's devDependencies and scripts).
+// pnpm hooks. beforePacking: the package.json mm-acp is published with (see apps/acp-stdio/published-manifest.cjs).
 module.exports = {
   hooks: {
-    beforePacking(pkg) {
-      if (pkg.name !== "mm-acp") return pkg;
-      const { devDependencies: _dev, scripts: _scripts, ...published } = pkg;
-      return published;
-    },
+    beforePacking: (pkg) => (pkg.name === "mm-acp" ? require("./apps/acp-stdio/published-manifest.cjs").publishedManifest(pkg) : pkg),
   },
 };

@@ -177,14 +177,13 @@ replaceFile(join(dist, "mm-acp.json"), (temp) =>
 );
 
 // 4. Old builds' files, a day after they were replaced (an agent still running from one keeps its
-// provider file until then), and what earlier versions of this script wrote. `--prune` (the package's
-// `prepack`) removes them at once, so the packed package holds the current build only.
+// provider file until then), and what earlier versions of this script wrote. The published package
+// names the current files only (published-manifest.cjs).
 const DAY_MS = 24 * 60 * 60 * 1000;
-const keepOld = !process.argv.includes("--prune");
 const current = new Set([bundle, cache, provider]);
 for (const name of readdirSync(cjsDir)) {
   const path = join(cjsDir, name);
-  if (!current.has(name) && !(keepOld && Date.now() - statSync(path).mtimeMs <= DAY_MS)) rmSync(path, { force: true });
+  if (!current.has(name) && Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { force: true });
 }
 for (const name of readdirSync(dist)) {
   if (/^(main|chunk-.*|dist-.*|token-.*)\.js(\.map)?$/.test(name) || name === "snapshot") rmSync(join(dist, name), { recursive: true, force: true });
