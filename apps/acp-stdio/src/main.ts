@@ -34,8 +34,14 @@ const main = async (): Promise<void> => {
     return;
   }
   if (action.kind === "setup") {
-    const io = { input: process.stdin, write: (text: string) => void process.stderr.write(text), env: process.env, home: homedir(), cwd: process.cwd() };
-    process.exitCode = await runSetup({ ...io, interactive: process.stdin.isTTY === true });
+    process.exitCode = await runSetup({
+      input: process.stdin,
+      write: (text) => void process.stderr.write(text),
+      env: process.env,
+      home: homedir(),
+      cwd: process.cwd(),
+      interactive: process.stdin.isTTY === true,
+    });
     return;
   }
   const loaded = loadProcessConfig();
