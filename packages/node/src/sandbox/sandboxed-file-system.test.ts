@@ -77,8 +77,9 @@ describe("sandboxedFileSystem", () => {
     expect((await fs.readText(join(dirs.other, "notes.txt")))._unsafeUnwrapErr().kind).toBe("not-found");
     expect((await fs.writeText(join(dirs.cwd, "in-project.txt"), "x")).isOk()).toBe(true);
     expect(readFileSync(join(dirs.cwd, "in-project.txt"), "utf8")).toBe("x");
-    expect((await fs.writeText(join(dirs.home, "x"), "no"))._unsafeUnwrapErr().message).toBe(OUTSIDE_MESSAGE);
-    expect((await fs.readText(join(dirs.home, ".ssh/id_rsa")))._unsafeUnwrapErr().message).toBe(HIDDEN_MESSAGE);
+    expect((await fs.writeText(join(dirs.home, "x"), "no"))._unsafeUnwrapErr()).toEqual(refusal(OUTSIDE_MESSAGE, join(dirs.home, "x")));
+    const key = join(dirs.home, ".ssh/id_rsa");
+    expect((await fs.readText(key))._unsafeUnwrapErr()).toEqual(refusal(HIDDEN_MESSAGE, key));
   });
 
   it("before the session's cwd is known, writes only to /tmp and tools.writable", async () => {
