@@ -150,6 +150,22 @@ describe("tools.sandbox \"off\"", () => {
   });
 });
 
+describe("tools.hiddenEnv", () => {
+  it("removes the named variables, and the model key, from every command's environment", async () => {
+    const config = join(cwd, "mm-config.json");
+    writeFileSync(config, JSON.stringify({ tools: { hiddenEnv: ["GITHUB_TOKEN"] } }));
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: 'echo "${GITHUB_TOKEN:-no token} ${OPENAI_API_KEY:-no key} $KEPT"' } }]), text("done"));
+    const agent = spawnAgent({ env: env({ GITHUB_TOKEN: "ghp_secret", KEPT: "kept" }), cwd, args: ["--config", config] });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "env" }] });
+    });
+    await stop(agent);
+    const end = agent.updates.map((u) => u.update).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(end).toMatchObject({ rawOutput: { output: "no token no key kept\n[exit code: 0]" } });
+  });
+});
+
 describe("tools.sandbox \"workspace\" where bubblewrap cannot run", () => {
   /** A PATH holding bash (and, if given, a fake bwrap), nothing else. */
   const pathWith = (fakeBwrap?: string): string => {
