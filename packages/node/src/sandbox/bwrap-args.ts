@@ -1,7 +1,7 @@
 /**
  * bwrapArgs: the bubblewrap options that confine one command — the host read-only, the session's
  * cwd and the writable directories read-write, a private /tmp, the hidden paths masked, its own
- * user, PID, IPC, UTS and (unless allowed) network namespaces, no capabilities. Pure.
+ * user, PID, IPC and (unless allowed) network namespaces, no capabilities. Pure.
  */
 import { isWithin, SANDBOX_TMP } from "./sandbox-view.js";
 
@@ -55,7 +55,7 @@ export const bwrapArgs = (layout: BwrapLayout): readonly string[] => {
     ...layout.hidden
       .filter((hidden) => visible(hidden.path))
       .flatMap((hidden) => ["--ro-bind", hidden.kind === "dir" ? layout.masks.dir : layout.masks.file, hidden.path]),
-    "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    "--unshare-user", "--unshare-pid", "--unshare-ipc",
     ...(layout.network ? [] : ["--unshare-net"]),
     "--cap-drop", "ALL",
     "--die-with-parent",
