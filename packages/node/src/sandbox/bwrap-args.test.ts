@@ -32,10 +32,11 @@ describe("bwrapArgs", () => {
       ["--proc", "/proc"],
       ["--bind", "/tmp/mm-sandbox-x/tmp", "/tmp"],
     ]);
-    for (const flag of ["--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent"]) expect(args).toContain(flag);
+    for (const flag of ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net"]) expect(args).toContain(flag);
     expect(args.join(" ")).toContain("--cap-drop ALL");
     expect(args.join(" ")).toContain("--chdir /work/project");
     expect(args).not.toContain("--new-session");
+    expect(args).not.toContain("--die-with-parent");
   });
 
   it("keeps the network namespace when the network is allowed", () => {

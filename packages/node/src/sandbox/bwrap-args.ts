@@ -36,6 +36,12 @@ const bindArgs = (binds: readonly Bind[]): readonly string[] =>
 /**
  * The options to put before `-- command…`. Mount order matters: directories under /tmp are bound
  * after the private /tmp, and the masks last, so nothing later uncovers a hidden path.
+ *
+ * No `--new-session`: bwrap and the command stay in the process group bashShell signals. No
+ * `--die-with-parent` either: bwrap's own process dies of the group's SIGTERM, and with that flag it
+ * would SIGKILL the command at once, taking away the grace a command gets to clean up (TERM, then
+ * KILL after 2 s, as unsandboxed). The group's SIGKILL still ends everything: the sandbox's init is
+ * in the group, and the PID namespace dies with it.
  */
 export const bwrapArgs = (layout: BwrapLayout): readonly string[] => {
   const writable = [...new Set([layout.cwd, ...layout.writable])];
@@ -58,7 +64,6 @@ export const bwrapArgs = (layout: BwrapLayout): readonly string[] => {
     "--unshare-user", "--unshare-pid", "--unshare-ipc",
     ...(layout.network ? [] : ["--unshare-net"]),
     "--cap-drop", "ALL",
-    "--die-with-parent",
     "--setenv", "TMPDIR", SANDBOX_TMP,
     "--chdir", layout.cwd,
   ];

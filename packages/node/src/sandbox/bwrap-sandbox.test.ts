@@ -122,6 +122,16 @@ describe.skipIf(skip !== undefined)("bwrapSandbox around bashShell", () => {
     expect(processesWith(marker)).toEqual([]);
   });
 
+  it("a cancel gives a sandboxed command that traps SIGTERM the time to clean up, as unsandboxed", async () => {
+    const marker = `33.${process.pid}3`;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const result = await run(`trap 'sleep 0.1; echo cleaned > cleaned.txt; exit 3' TERM; sleep ${marker} & wait`, { signal: controller.signal });
+    expect(result.cancelled).toBe(true);
+    expect(readFileSync(join(cwd, "cleaned.txt"), "utf8")).toBe("cleaned\n");
+    expect(processesWith(marker)).toEqual([]);
+  });
+
   it("a cancel kills a sandboxed command that ignores SIGTERM and its children: nothing is left running", async () => {
     const marker = `32.${process.pid}2`;
     const controller = new AbortController();
