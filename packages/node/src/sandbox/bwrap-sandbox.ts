@@ -36,8 +36,9 @@ export type BwrapSandbox = {
 
 const refused = (why: SandboxUnavailable): ShellError => ({ kind: "spawn", message: unavailableMessage(why) });
 
+/** The trial run works in `/`: a cwd under /tmp would leave its mount point in the private /tmp. */
 const startChecked = (bwrapPath: string, settings: SandboxSettings, room: SandboxRoom): Promise<Result<void, SandboxUnavailable>> =>
-  layoutFor(settings, room, room.privateTmp).then((layout) => probeBwrap(bwrapPath, bwrapArgs(layout)));
+  layoutFor(settings, room, "/").then((layout) => probeBwrap(bwrapPath, bwrapArgs(layout)));
 
 /** Sets the sandbox up; the check runs in the background and every command waits for it. */
 export const bwrapSandbox = (options: BwrapSandboxOptions): BwrapSandbox => {
@@ -60,9 +61,12 @@ export const bwrapSandbox = (options: BwrapSandboxOptions): BwrapSandbox => {
         }),
       ),
     finish: (result, request) =>
-      result.exitCode === 0 || result.timedOut || result.cancelled
+      result.timedOut || result.cancelled
         ? result
-        : { ...result, output: withSandboxHints(result.output, { network: settings.network, hidden: hiddenPathsFor(settings, request.cwd) }) },
+        : {
+            ...result,
+            output: withSandboxHints(result.output, { network: settings.network, hidden: hiddenPathsFor(settings, request.cwd), cwd: request.cwd, home: settings.home }),
+          },
   };
   return {
     ready,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hiddenHint, NO_NETWORK_HINT, READ_ONLY_HINT, sandboxHints, withSandboxHints, type HintFacts } from "./sandbox-hint.js";
 
-const facts: HintFacts = { network: false, hidden: ["/home/u/.ssh", "/home/u/.netrc"] };
+const facts: HintFacts = { network: false, hidden: ["/home/u/.ssh", "/home/u/.netrc", "/work/p/.env"], cwd: "/work/p", home: "/home/u" };
 
 describe("sandboxHints", () => {
   it("explains a write refused by the read-only file system", () => {
@@ -25,6 +25,14 @@ describe("sandboxHints", () => {
     expect(sandboxHints("cat: /home/u/.ssh/id_rsa: Permission denied\n", facts)).toEqual([hiddenHint("/home/u/.ssh")]);
     expect(sandboxHints("cat: /home/u/.ssh/id_rsa: No such file or directory\n", facts)).toEqual([]);
     expect(sandboxHints("cat: /etc/shadow: Permission denied\n", facts)).toEqual([]);
+  });
+
+  it("recognises a hidden path written relative to the cwd or under ~, not inside a longer name", () => {
+    expect(sandboxHints("cat: .env: Permission denied\n", facts)).toEqual([hiddenHint("/work/p/.env")]);
+    expect(sandboxHints("cat: ./.env: Permission denied\n", facts)).toEqual([hiddenHint("/work/p/.env")]);
+    expect(sandboxHints("ls: cannot open directory '~/.ssh': Permission denied\n", facts)).toEqual([hiddenHint("/home/u/.ssh")]);
+    expect(sandboxHints("cat: .envrc: Permission denied\n", facts)).toEqual([]);
+    expect(sandboxHints("cat: /home/u/.sshd/x: Permission denied\n", facts)).toEqual([]);
   });
 
   it("says nothing about ordinary failures", () => {

@@ -1,7 +1,8 @@
 /**
- * sandboxHint: what to tell the model when a sandboxed command failed because the sandbox refused
- * it — a write outside the writable places, the network, a hidden path — so it changes course
- * instead of retrying the same thing. Pure: it reads the output the command printed.
+ * sandboxHints: what to tell the model when a sandboxed command's output shows the sandbox refused
+ * it something — a write outside the writable places, the network, a hidden path — so it changes
+ * course instead of retrying the same thing. Pure: it reads the output the command printed, whatever
+ * its exit code (`curl … | head` exits 0).
  */
 
 /** What the hint needs to know of the sandbox the command ran in. */
@@ -9,6 +10,9 @@ export type HintFacts = {
   readonly network: boolean;
   /** The hidden paths, absolute. */
   readonly hidden: readonly string[];
+  /** The command's cwd and the home, to recognise a hidden path written relative to them. */
+  readonly cwd: string;
+  readonly home: string;
 };
 
 const READ_ONLY = /Read-only file system|\bEROFS\b/;
@@ -23,15 +27,26 @@ export const NO_NETWORK_HINT =
 export const hiddenHint = (path: string): string =>
   `[sandbox: ${path} is hidden from sandboxed commands (secrets, tools.hidden); it cannot be read or listed. Do not try another way.]`;
 
-/** The hint lines for a failed sandboxed command's output; empty when nothing points at the sandbox. */
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The ways a message may write `path`: absolute, relative to the cwd, or under `~`. */
+const spellings = (path: string, facts: HintFacts): readonly string[] => {
+  const under = (root: string): string | undefined => (path.startsWith(`${root}/`) ? path.slice(root.length + 1) : undefined);
+  const relative = under(facts.cwd);
+  const tilde = under(facts.home);
+  return [path, ...(relative !== undefined ? [relative, `./${relative}`] : []), ...(tilde !== undefined ? [`~/${tilde}`] : [])];
+};
+
+/** Whether `output` names `path` (or something inside it) as a whole path, not as part of a longer name. */
+const names = (output: string, path: string, facts: HintFacts): boolean =>
+  spellings(path, facts).some((spelling) => new RegExp(`(^|[\\s'"\`:(=])${escaped(spelling)}(?=$|[\\s'"\`:/)])`, "m").test(output));
+
+/** The hint lines for a sandboxed command's output; empty when nothing in it points at the sandbox. */
 export const sandboxHints = (output: string, facts: HintFacts): readonly string[] => {
   const hints: string[] = [];
   if (READ_ONLY.test(output)) hints.push(READ_ONLY_HINT);
   if (!facts.network && NO_NETWORK.test(output)) hints.push(NO_NETWORK_HINT);
-  if (DENIED.test(output)) {
-    const named = facts.hidden.filter((path) => output.includes(path));
-    hints.push(...named.map(hiddenHint));
-  }
+  if (DENIED.test(output)) hints.push(...facts.hidden.filter((path) => names(output, path, facts)).map(hiddenHint));
   return hints;
 };
 
