@@ -4,7 +4,7 @@
  * runs next to a baseline measured in the same run, with the ratio and the target. The table is also
  * written as JSON to bench/results/<timestamp>.json at the repository root.
  *
- * `tsx apps/acp-stdio/bench/run.ts [startup] [streaming] [tools] [sessions] [memory] [changes]` runs a subset.
+ * `tsx apps/acp-stdio/bench/run.ts [startup] [streaming] [tools] [sessions] [memory] [changes] [sandbox]` runs a subset.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -17,12 +17,13 @@ import { now } from "./lib/stats.js";
 import { agentCommands, createWorkspace, REPO_DIR } from "./lib/workspace.js";
 import { changes } from "./scenarios/changes.js";
 import { memory } from "./scenarios/memory.js";
+import { sandbox } from "./scenarios/sandbox.js";
 import { sessions } from "./scenarios/sessions.js";
 import { startup } from "./scenarios/startup.js";
 import { streaming } from "./scenarios/streaming.js";
 import { tools } from "./scenarios/tools.js";
 
-const ALL = ["startup", "streaming", "tools", "sessions", "memory", "changes"] as const;
+const ALL = ["startup", "streaming", "tools", "sessions", "memory", "changes", "sandbox"] as const;
 type Scenario = (typeof ALL)[number];
 
 const main = async (): Promise<void> => {
@@ -67,6 +68,10 @@ const main = async (): Promise<void> => {
     if (chosen.has("changes")) {
       log("bash diffs on a 20,000-file repository…");
       rows.push(...(await changes()));
+    }
+    if (chosen.has("sandbox")) {
+      log("sandboxed bash calls…");
+      rows.push(...(await sandbox(log)));
     }
   } finally {
     await server.close();

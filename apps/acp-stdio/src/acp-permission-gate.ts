@@ -3,7 +3,7 @@
  * A transport error, a `cancelled` outcome, an unknown option or an aborted turn is a rejection.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { PermissionDecision, PermissionGate } from "@mm/core";
+import type { PermissionDecision, PermissionGate, ToolCallView } from "@mm/core";
 import type { Peer } from "./app-state.js";
 import { permissionToolCall } from "./translate/tool-call.js";
 
@@ -19,7 +19,8 @@ const decisionOf = (response: acp.RequestPermissionResponse): PermissionDecision
   return id === "allow" || id === "allow_always" ? id : "reject";
 };
 
-export const acpPermissionGate = (peer: Peer): PermissionGate => ({
+/** `shown` is how the call is presented (e.g. its title marked sandboxed); the call itself by default. */
+export const acpPermissionGate = (peer: Peer, shown: (call: ToolCallView) => ToolCallView = (call) => call): PermissionGate => ({
   ask: async ({ sessionId, call, signal }) => {
     const client = peer.client;
     if (client === undefined || signal.aborted) return "reject";
@@ -29,7 +30,7 @@ export const acpPermissionGate = (peer: Peer): PermissionGate => ({
       signal.addEventListener("abort", onAbort, { once: true });
     });
     const asked = client
-      .request("session/request_permission", { sessionId, toolCall: permissionToolCall(call), options: PERMISSION_OPTIONS })
+      .request("session/request_permission", { sessionId, toolCall: permissionToolCall(shown(call)), options: PERMISSION_OPTIONS })
       .then(decisionOf, (): PermissionDecision => "reject");
     try {
       return await Promise.race([asked, aborted]);

@@ -10,6 +10,7 @@ import { bashShell, changeTracker, jsonSessionStore, loadDiskSkillCatalogue, loa
 import { bannerLines } from "./banner.js";
 import { cliAction } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
+import { startSandbox } from "./sandbox-setup.js";
 import { serve } from "./serve.js";
 import { runSetup } from "./setup/run-setup.js";
 import { batchedStdout } from "./startup/batched-stdout.js";
@@ -57,10 +58,13 @@ const main = async (): Promise<void> => {
     log: stderrLine,
     onWritten: watch.written,
   });
-  // Commands run without the variable holding the model's key: whatever a command prints ends up on
-  // the wire and in the session file, and the model has no business reading the agent's credentials.
-  const { [config.model.apiKeyEnv]: _key, ...commandEnv } = process.env;
-  const shell = bashShell({ env: commandEnv });
+  // Commands run without the variable holding the model's key (nor those of tools.hiddenEnv): whatever
+  // a command prints ends up on the wire and in the session file, and the model has no business
+  // reading the agent's credentials.
+  const hiddenEnv = new Set([config.model.apiKeyEnv, ...config.tools.hiddenEnv]);
+  const commandEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !hiddenEnv.has(name)));
+  const sandbox = startSandbox(config, homedir(), stderrLine);
+  const shell = bashShell({ env: commandEnv, ...(sandbox !== undefined ? { wrapper: sandbox.wrapper } : {}) });
   const served = serve(
     config,
     {
@@ -77,11 +81,13 @@ const main = async (): Promise<void> => {
       store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir }) : undefined,
       clock: { now: Date.now },
       random: { hex: (n) => randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n) },
+      ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
     },
     { stream, afterResponse: watch.afterResponse },
     { home: homedir(), os: `${process.platform} ${process.arch}`, log: stderrLine },
   );
   installLifecycle(served, stderrLine, shell);
+  if (sandbox !== undefined) process.on("exit", sandbox.dispose);
 };
 
 /**

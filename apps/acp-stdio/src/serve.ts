@@ -10,6 +10,7 @@ import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
 import { createNotify, type AppState, type Peer } from "./app-state.js";
 import { registerHandlers } from "./register-handlers.js";
+import { withSandboxTitle } from "./translate/sandbox-title.js";
 import { withAfterResponse, type Transport } from "./wire/after-response.js";
 
 export type AppPorts = {
@@ -22,6 +23,8 @@ export type AppPorts = {
   readonly store: SessionStore | undefined;
   readonly clock: Clock;
   readonly random: RandomHex;
+  /** Under `tools.sandbox: "workspace"`: confines a session's file system to the sandbox's boundary, given that session's cwd. */
+  readonly confineFiles?: (inner: FileSystem, cwd: () => string | undefined) => FileSystem;
 };
 
 export type ServeOptions = {
@@ -37,16 +40,21 @@ export type Served = { readonly connection: acp.AgentConnection; readonly app: A
 export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream | Transport, options: ServeOptions): Served => {
   const peer: Peer = { client: undefined, capabilities: undefined };
   const log = (line: string) => options.log(`[acp] ${line}`);
+  const editorFs = editorFileSystems(peer, ports.fs);
+  const confine = ports.confineFiles;
+  const sessionFs =
+    confine === undefined ? editorFs : (sessionId: string) => confine(editorFs(sessionId) ?? ports.fs, () => agent.sessions.get(sessionId)?.cwd);
+  const sandboxed = config.tools.sandbox === "workspace";
   const deps: AgentDeps = {
     model: ports.model,
     fs: ports.fs,
     shell: ports.shell,
     skills: ports.skills,
-    gate: acpPermissionGate(peer),
+    gate: sandboxed ? acpPermissionGate(peer, withSandboxTitle) : acpPermissionGate(peer),
     clock: ports.clock,
     random: ports.random,
     store: ports.store,
-    sessionFs: editorFileSystems(peer, ports.fs),
+    sessionFs,
     ...(ports.changes !== undefined ? { changes: ports.changes } : {}),
     log,
   };

@@ -6,7 +6,7 @@ export const testConfig = (): MmConfig => ({
   sessions: { enabled: false, dir: ".mm/sessions" },
   context: { threshold: 102_400, keepLastTurns: 2 },
   skills: { dirs: [] },
-  tools: { bashTimeoutSeconds: 120, maxOutputBytes: 30_000 },
+  tools: { bashTimeoutSeconds: 120, maxOutputBytes: 30_000, sandbox: "off", writable: [], network: false, hidden: [], hiddenEnv: [] },
   turn: { maxSteps: 100 },
   loop: { repeats: 3 },
   acp: { surface: "spec" },

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { err, ok, okAsync, ResultAsync, type Result } from "neverthrow";
+import type { CommandWrapper } from "./command-wrapper.js";
 import type { Shell, ShellError, ShellRequest, ShellResult } from "./core-types.js";
 import { boundedOutput } from "./output-buffer.js";
 import { signalGroup, terminateGroup } from "./process-group.js";
@@ -19,6 +20,8 @@ export type BashShellOptions = {
   readonly killGraceMs?: number;
   /** How long to wait for output pipes held open by escaped processes after a kill. Default 250 ms. */
   readonly pipeGraceMs?: number;
+  /** Runs every command through this (e.g. a sandbox); absent, bash is spawned directly. */
+  readonly wrapper?: CommandWrapper;
 };
 
 /** The Shell port on local bash, plus what the process needs when it ends. */
@@ -51,10 +54,14 @@ const checkWorkingDirectory = (cwd: string): ResultAsync<void, ShellError> =>
     info.isDirectory() ? ok(undefined) : err({ kind: "spawn" as const, message: `working directory is not a directory: ${cwd}` }),
   );
 
-const spawnBash = (bashPath: string, env: NodeJS.ProcessEnv, request: ShellRequest): Result<ChildProcess, ShellError> => {
+const bashArgv = (bashPath: string, request: ShellRequest): readonly string[] => [bashPath, "-c", MERGE_THEN_RUN, bashPath, request.command];
+
+const spawnCommand = (argv: readonly string[], env: NodeJS.ProcessEnv, request: ShellRequest): Result<ChildProcess, ShellError> => {
+  const [program, ...args] = argv;
+  if (program === undefined) return err({ kind: "spawn", message: "nothing to run" });
   try {
     return ok(
-      spawn(bashPath, ["-c", MERGE_THEN_RUN, bashPath, request.command], {
+      spawn(program, args, {
         cwd: request.cwd,
         env,
         detached: true,
@@ -149,11 +156,12 @@ const cancelledBeforeStart: ShellResult = { output: "", exitCode: null, signal: 
  * The Shell port on local bash. A command runs as `bash -c command` in `request.cwd`, in its own
  * process group, stdin closed. The result comes once bash has exited and its output is closed; after
  * a timeout or abort, once the group is gone or SIGKILLed (output pipes still held by a process
- * outside the group are then abandoned after a short grace). A missing cwd or a bash that cannot
- * start fails `spawn`; nothing throws.
+ * outside the group are then abandoned after a short grace). A missing cwd, a bash that cannot
+ * start or a command the wrapper refuses fails `spawn`; nothing throws.
  */
 export const bashShell = (options: BashShellOptions = {}): BashShell => {
   const bashPath = options.bashPath ?? "bash";
+  const wrapper = options.wrapper;
   const timing: Timing = { killGraceMs: options.killGraceMs ?? 2000, pipeGraceMs: options.pipeGraceMs ?? 250 };
   /** Groups started and maybe still populated; pruned as they empty, so it stays small. */
   const groups = new Set<number>();
@@ -172,7 +180,8 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
     run: (request) => {
       if (request.signal.aborted) return okAsync(cancelledBeforeStart);
       return checkWorkingDirectory(request.cwd)
-        .andThen(() => spawnBash(bashPath, options.env ?? process.env, request).map(track))
+        .andThen(() => (wrapper === undefined ? okAsync(bashArgv(bashPath, request)) : wrapper.wrap(bashArgv(bashPath, request), request)))
+        .andThen((argv) => spawnCommand(argv, options.env ?? process.env, request).map(track))
         .andThen(
           (child) =>
             new ResultAsync(
@@ -181,7 +190,8 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
                 return result;
               }),
             ),
-        );
+        )
+        .map((result) => (wrapper === undefined ? result : wrapper.finish(result, request)));
     },
     signalAll: (signal) => {
       let signalled = 0;

@@ -23,7 +23,7 @@ export const DEFAULT_SKILL_DIRS: readonly string[] = ["~/.mm/skills", ".mm/skill
 export const DEFAULTS = {
   sessions: { enabled: false, dir: ".mm/sessions" },
   context: { keepLastTurns: 2 },
-  tools: { bashTimeoutSeconds: 120, maxOutputBytes: 30_000 },
+  tools: { bashTimeoutSeconds: 120, maxOutputBytes: 30_000, sandbox: "off", writable: [], network: false, hidden: [], hiddenEnv: [] },
   turn: { maxSteps: 100 },
   loop: { repeats: 3 },
   acp: { surface: "spec" },

@@ -12,6 +12,9 @@ export type ModelApi = "chat" | "responses";
  */
 export type AcpSurface = "spec" | "full";
 
+/** How `bash` commands run: as they are (`off`) or under bubblewrap, confined to the workspace. */
+export type SandboxMode = "off" | "workspace";
+
 /** mm's whole configuration, defaults filled in and environment applied. */
 export type MmConfig = {
   readonly model: {
@@ -36,7 +39,19 @@ export type MmConfig = {
   };
   /** Skill folders, absolute, in the order they are searched. */
   readonly skills: { readonly dirs: readonly string[] };
-  readonly tools: { readonly bashTimeoutSeconds: number; readonly maxOutputBytes: number };
+  readonly tools: {
+    readonly bashTimeoutSeconds: number;
+    readonly maxOutputBytes: number;
+    readonly sandbox: SandboxMode;
+    /** Directories a sandboxed command may write besides the session's cwd and its private /tmp; absolute. */
+    readonly writable: readonly string[];
+    /** Whether a sandboxed command has the network. */
+    readonly network: boolean;
+    /** Paths masked from sandboxed commands and file tools, besides the built-in secrets; `~` expanded, relative ones against each session's cwd. */
+    readonly hidden: readonly string[];
+    /** Variables removed from every command's environment (the model key always is). */
+    readonly hiddenEnv: readonly string[];
+  };
   readonly turn: { readonly maxSteps: number };
   readonly loop: { readonly repeats: number };
   readonly acp: { readonly surface: AcpSurface };

@@ -49,7 +49,12 @@ const merge = (file: FileConfig, env: EnvOverrides, inputs: ConfigInputs): MmCon
       keepLastTurns: file.context?.keepLastTurns ?? DEFAULTS.context.keepLastTurns,
     },
     skills: { dirs: (file.skills?.dirs ?? DEFAULT_SKILL_DIRS).map((dir) => expandPath(dir, inputs.cwd, inputs.home)) },
-    tools: { ...DEFAULTS.tools, ...file.tools },
+    tools: {
+      ...DEFAULTS.tools,
+      ...file.tools,
+      writable: (file.tools?.writable ?? DEFAULTS.tools.writable).map((dir) => expandPath(dir, inputs.cwd, inputs.home)),
+      hidden: (file.tools?.hidden ?? DEFAULTS.tools.hidden).map((path) => expandHome(path, inputs.home)),
+    },
     turn: { ...DEFAULTS.turn, ...file.turn },
     loop: { ...DEFAULTS.loop, ...file.loop },
     acp: { surface: env.surface ?? file.acp?.surface ?? DEFAULTS.acp.surface },

@@ -8,7 +8,7 @@ export { bashShell, type BashShell, type BashShellOptions } from "./bash-shell.j
 export { boundedOutput, cutMarker, type OutputBuffer } from "./output-buffer.js";
 export { isGroupAlive, signalGroup, terminateGroup, type TerminateOptions } from "./process-group.js";
 export { loadConfig, loadProcessConfig, redactedSummary, expandPath, type ConfigInputs } from "./config.js";
-export type { AcpSurface, ConfigError, LoadedConfig, MmConfig, ModelApi } from "./config-types.js";
+export type { AcpSurface, ConfigError, LoadedConfig, MmConfig, ModelApi, SandboxMode } from "./config-types.js";
 export { DEFAULT_MODEL, DEFAULT_SKILL_DIRS, DEFAULT_THRESHOLD_RATIO, DEFAULTS } from "./config-defaults.js";
 export { findConfigFile, configArgument, readConfigFile, userConfigPath, type ConfigCandidate, type ConfigLocation } from "./config-file.js";
 export { validateFileConfig, formatKeyPath, type FileConfig } from "./config-schema.js";
@@ -16,3 +16,10 @@ export { jsonSessionStore, type JsonSessionStoreOptions } from "./json-session-s
 export { SESSION_FORMAT, SESSION_VERSION, decodeSessionDocument, encodeSessionDocument, type SessionDocumentError } from "./json-session-document.js";
 export { loadDiskSkillCatalogue, MAX_SKILL_FILES } from "./disk-skill-catalogue.js";
 export { changeTracker, DEFAULT_TRACKING_LIMITS, type ChangeTrackingOptions } from "./change-tracker.js";
+export type { CommandWrapper } from "./command-wrapper.js";
+export { bwrapSandbox, type BwrapSandbox, type BwrapSandboxOptions } from "./sandbox/bwrap-sandbox.js";
+export { bwrapArgs, type BwrapLayout, type HiddenMount } from "./sandbox/bwrap-args.js";
+export { BUILT_IN_HIDDEN, hiddenPathsFor, type SandboxSettings } from "./sandbox/sandbox-settings.js";
+export { sandboxedFileSystem, type FileBoundary } from "./sandbox/sandboxed-file-system.js";
+export { sandboxHints, withSandboxHints, type HintFacts } from "./sandbox/sandbox-hint.js";
+export { explainProbeFailure, unavailableMessage, type SandboxUnavailable } from "./sandbox/probe.js";

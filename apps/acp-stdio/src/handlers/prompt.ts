@@ -11,6 +11,7 @@ let compactions = 0;
 const updateOptions = (app: AppState): UpdateOptions => ({
   compactionUpdates: app.peer.capabilities?.session?.compaction != null,
   compactionId: () => `compaction_${++compactions}`,
+  sandboxed: app.config.tools.sandbox === "workspace",
 });
 
 export const prompt = async (app: AppState, params: acp.PromptRequest): Promise<acp.PromptResponse> => {

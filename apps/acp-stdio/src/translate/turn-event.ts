@@ -1,12 +1,15 @@
 /** A core TurnEvent → the ACP session updates it becomes (none, one, or several). */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { TurnEvent } from "@mm/core";
+import { withSandboxTitle } from "./sandbox-title.js";
 import { doneUpdate, pendingToolCall, runningUpdate } from "./tool-call.js";
 
 export type UpdateOptions = {
   /** The client advertised `session.compaction`: compactions are also sent as compaction updates. */
   readonly compactionUpdates: boolean;
   readonly compactionId: () => string;
+  /** Commands run sandboxed (`tools.sandbox: "workspace"`): bash titles say so. */
+  readonly sandboxed?: boolean;
 };
 
 export const agentText = (text: string): acp.SessionUpdate => ({
@@ -20,7 +23,7 @@ export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly ac
     case "notice":
       return [agentText(event.text)];
     case "tool-pending":
-      return [pendingToolCall(event.call)];
+      return [pendingToolCall(options.sandboxed === true ? withSandboxTitle(event.call) : event.call)];
     case "tool-running":
       return [runningUpdate(event.call)];
     case "tool-done":

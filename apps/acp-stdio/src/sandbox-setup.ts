@@ -1,0 +1,25 @@
+/**
+ * `tools.sandbox` at start-up: under "workspace", the bubblewrap sandbox every bash command and
+ * the file tools go through, and one stderr line once its check is done — what it confines, or why
+ * it cannot run and what to do (every bash call then fails saying the same; nothing runs unconfined).
+ */
+import { BUILT_IN_HIDDEN, bwrapSandbox, type BwrapSandbox, type MmConfig, type SandboxUnavailable } from "@mm/node";
+
+/** The line logged once the sandbox's check is done: `unavailable` undefined when it works. */
+export const sandboxLine = (tools: MmConfig["tools"], unavailable: SandboxUnavailable | undefined): string => {
+  if (unavailable !== undefined) {
+    return `mm: tools.sandbox is "workspace" but ${unavailable.reason}: every bash command will fail until this is fixed. To fix: ${unavailable.remedy}.`;
+  }
+  const writable = ["the session's cwd", "a private /tmp", ...tools.writable].join(", ");
+  const hidden = [...BUILT_IN_HIDDEN, ...tools.hidden].join(" ");
+  return `mm: bash runs sandboxed (bubblewrap): writable: ${writable}; network: ${tools.network ? "on" : "off"}; hidden: ${hidden}`;
+};
+
+/** The sandbox when `tools.sandbox` is "workspace" (its check running in the background), else undefined. */
+export const startSandbox = (config: MmConfig, home: string, log: (line: string) => void): BwrapSandbox | undefined => {
+  if (config.tools.sandbox !== "workspace") return undefined;
+  const { writable, network, hidden } = config.tools;
+  const sandbox = bwrapSandbox({ home, writable, network, hidden });
+  void sandbox.ready.then((checked) => log(sandboxLine(config.tools, checked.isErr() ? checked.error : undefined)));
+  return sandbox;
+};

@@ -1,0 +1,40 @@
+/**
+ * The layout of one command's sandbox, from the settings and what exists on disk right now:
+ * writable directories and hidden paths that do not exist cannot be mounted, so they are left out
+ * (a hidden path that appears later is masked from the next command on).
+ */
+import { stat } from "node:fs/promises";
+import type { BwrapLayout, HiddenMount } from "./bwrap-args.js";
+import type { SandboxRoom } from "./sandbox-room.js";
+import { hiddenPathsFor, type SandboxSettings } from "./sandbox-settings.js";
+import { isWithin, SANDBOX_TMP } from "./sandbox-view.js";
+
+type Kind = "dir" | "file" | undefined;
+
+const kindOf = async (path: string): Promise<Kind> => {
+  try {
+    return (await stat(path)).isDirectory() ? "dir" : "file";
+  } catch {
+    return undefined;
+  }
+};
+
+const directories = async (paths: readonly string[]): Promise<readonly string[]> => {
+  const kinds = await Promise.all(paths.map(kindOf));
+  return paths.filter((_, i) => kinds[i] === "dir");
+};
+
+/** The layout for a command run in `cwd` (an existing directory). */
+export const layoutFor = async (settings: SandboxSettings, room: SandboxRoom, cwd: string): Promise<BwrapLayout> => {
+  const hiddenPaths = hiddenPathsFor(settings, cwd);
+  const [writable, readOnly, hiddenKinds] = await Promise.all([
+    directories(settings.writable),
+    isWithin(settings.home, SANDBOX_TMP) ? directories([settings.home]) : Promise.resolve([]),
+    Promise.all(hiddenPaths.map(kindOf)),
+  ]);
+  const hidden = hiddenPaths.flatMap((path, i): HiddenMount[] => {
+    const kind = hiddenKinds[i];
+    return kind === undefined ? [] : [{ path, kind }];
+  });
+  return { cwd, writable, readOnly, privateTmp: room.privateTmp, network: settings.network, hidden, masks: room.masks };
+};

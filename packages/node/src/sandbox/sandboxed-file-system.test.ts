@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { nodeFileSystem } from "../node-file-system.js";
+import { HIDDEN_MESSAGE, OUTSIDE_MESSAGE, sandboxedFileSystem } from "./sandboxed-file-system.js";
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+/** A project, home, writable cache and elsewhere under `parent`: outside /tmp unless asked, since /tmp is the sandbox's own. */
+const world = (parent = "/var/tmp") => {
+  const root = mkdtempSync(join(parent, "mm-sandboxed-fs-"));
+  roots.push(root);
+  const dirs = { cwd: join(root, "project"), home: join(root, "home"), cache: join(root, "cache"), privateTmp: join(root, "room/tmp"), other: join(root, "other") };
+  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  mkdirSync(join(dirs.home, ".ssh"));
+  writeFileSync(join(dirs.home, ".ssh/id_rsa"), "SECRET");
+  writeFileSync(join(dirs.cwd, ".env"), "TOKEN=1");
+  writeFileSync(join(dirs.other, "notes.txt"), "readable");
+  let cwd: string | undefined = dirs.cwd;
+  const fs = sandboxedFileSystem(nodeFileSystem(), {
+    settings: { home: dirs.home, writable: [dirs.cache], network: false, hidden: [".env"] },
+    privateTmp: dirs.privateTmp,
+    cwd: () => cwd,
+  });
+  return { fs, dirs, forgetCwd: () => (cwd = undefined) };
+};
+
+const refusal = (message: string, path: string) => ({ kind: "io", path, message });
+
+describe("sandboxedFileSystem", () => {
+  it("writes inside the cwd and the writable dirs, and reads anything not hidden", async () => {
+    const { fs, dirs } = world();
+    expect((await fs.writeText(join(dirs.cwd, "a/b.txt"), "x")).isOk()).toBe(true);
+    expect((await fs.writeText(join(dirs.cache, "c.txt"), "y")).isOk()).toBe(true);
+    expect(readFileSync(join(dirs.cwd, "a/b.txt"), "utf8")).toBe("x");
+    expect((await fs.readText(join(dirs.other, "notes.txt")))._unsafeUnwrap()).toBe("readable");
+  });
+
+  it("refuses writes elsewhere, the home included, with a message the model can act on", async () => {
+    const { fs, dirs } = world();
+    for (const path of [join(dirs.home, "x"), join(dirs.other, "notes.txt"), "/etc/mm-sandbox-test"]) {
+      expect((await fs.writeText(path, "no"))._unsafeUnwrapErr()).toEqual(refusal(OUTSIDE_MESSAGE, path));
+    }
+    expect(readFileSync(join(dirs.other, "notes.txt"), "utf8")).toBe("readable");
+  });
+
+  it("refuses reads, stats and writes of hidden paths: the built-in ones and tools.hidden relative to the cwd", async () => {
+    const { fs, dirs } = world();
+    const key = join(dirs.home, ".ssh/id_rsa");
+    expect((await fs.readText(key))._unsafeUnwrapErr()).toEqual(refusal(HIDDEN_MESSAGE, key));
+    expect((await fs.stat(join(dirs.home, ".ssh")))._unsafeUnwrapErr().kind).toBe("io");
+    const env = join(dirs.cwd, ".env");
+    expect((await fs.readText(env))._unsafeUnwrapErr()).toEqual(refusal(HIDDEN_MESSAGE, env));
+    expect((await fs.writeText(env, "TOKEN=2"))._unsafeUnwrapErr()).toEqual(refusal(HIDDEN_MESSAGE, env));
+    expect(readFileSync(env, "utf8")).toBe("TOKEN=1");
+  });
+
+  it("follows links before deciding: a link in the project leads neither a write out nor a read into a secret", async () => {
+    const { fs, dirs } = world();
+    symlinkSync(dirs.other, join(dirs.cwd, "out"));
+    symlinkSync(join(dirs.home, ".ssh"), join(dirs.cwd, "keys"));
+    expect((await fs.writeText(join(dirs.cwd, "out/notes.txt"), "no"))._unsafeUnwrapErr().kind).toBe("io");
+    expect(readFileSync(join(dirs.other, "notes.txt"), "utf8")).toBe("readable");
+    expect((await fs.readText(join(dirs.cwd, "keys/id_rsa")))._unsafeUnwrapErr()).toEqual(refusal(HIDDEN_MESSAGE, join(dirs.cwd, "keys/id_rsa")));
+  });
+
+  it("sees /tmp as commands do: the sandbox's private directory, through which the cwd, writable dirs and home show", async () => {
+    const { fs, dirs } = world(tmpdir());
+    const name = `mm-sandboxed-fs-${process.pid}.txt`;
+    expect((await fs.writeText(`/tmp/${name}`, "private")).isOk()).toBe(true);
+    expect(readFileSync(join(dirs.privateTmp, name), "utf8")).toBe("private");
+    expect((await fs.readText(`/tmp/${name}`))._unsafeUnwrap()).toBe("private");
+    expect((await fs.readText(join(dirs.other, "notes.txt")))._unsafeUnwrapErr().kind).toBe("not-found");
+    expect((await fs.writeText(join(dirs.cwd, "in-project.txt"), "x")).isOk()).toBe(true);
+    expect(readFileSync(join(dirs.cwd, "in-project.txt"), "utf8")).toBe("x");
+    expect((await fs.writeText(join(dirs.home, "x"), "no"))._unsafeUnwrapErr()).toEqual(refusal(OUTSIDE_MESSAGE, join(dirs.home, "x")));
+    const key = join(dirs.home, ".ssh/id_rsa");
+    expect((await fs.readText(key))._unsafeUnwrapErr()).toEqual(refusal(HIDDEN_MESSAGE, key));
+  });
+
+  it("before the session's cwd is known, writes only to /tmp and tools.writable", async () => {
+    const { fs, dirs, forgetCwd } = world();
+    forgetCwd();
+    expect((await fs.writeText(join(dirs.cwd, "x"), "no")).isErr()).toBe(true);
+    expect((await fs.writeText(join(dirs.cache, "x"), "yes")).isOk()).toBe(true);
+  });
+});

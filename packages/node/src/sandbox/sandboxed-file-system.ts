@@ -1,0 +1,60 @@
+/**
+ * sandboxedFileSystem: the file tools' side of the sandbox. A FileSystem (local or the editor's)
+ * seen the way a sandboxed command sees the disk: /tmp is the sandbox's private one, writes go only
+ * to the session's cwd, /tmp and tools.writable, and hidden paths cannot be read. Links are
+ * followed before deciding, so a symlink in the project cannot lead a write or a read elsewhere.
+ */
+import { realpath } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { err, ok, ResultAsync, type Result } from "neverthrow";
+import type { FileSystem, FsError } from "../core-types.js";
+import { hiddenPathsFor, type SandboxSettings } from "./sandbox-settings.js";
+import { hostPathOf, isWithin, type SandboxView } from "./sandbox-view.js";
+
+/** What the boundary of one session's file tools depends on. */
+export type FileBoundary = {
+  readonly settings: SandboxSettings;
+  /** The host directory commands see as /tmp. */
+  readonly privateTmp: string;
+  /** The session's cwd; undefined until the session exists (then only /tmp and tools.writable are writable). */
+  readonly cwd: () => string | undefined;
+};
+
+export const HIDDEN_MESSAGE = "hidden by the sandbox (a secret: the built-in list or tools.hidden); do not try to read it another way";
+export const OUTSIDE_MESSAGE =
+  "refused by the sandbox: only the session's directory, /tmp and tools.writable are writable; write inside the project, or ask the user to add the directory to tools.writable";
+
+/** The path with every existing link resolved; the part that does not exist yet is kept as written. */
+const realPathOf = async (path: string): Promise<string> => {
+  try {
+    return await realpath(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(await realPathOf(parent), basename(path));
+  }
+};
+
+type Access = "read" | "write";
+
+const decide = async (boundary: FileBoundary, path: string, access: Access): Promise<Result<string, FsError>> => {
+  const cwd = boundary.cwd();
+  const view: SandboxView = { cwd: cwd ?? boundary.privateTmp, writable: boundary.settings.writable, home: boundary.settings.home, privateTmp: boundary.privateTmp };
+  const host = hostPathOf(view, path);
+  const [real, hidden] = await Promise.all([realPathOf(host), Promise.all(hiddenPathsFor(boundary.settings, view.cwd).map(realPathOf))]);
+  if (hidden.some((root) => isWithin(real, root))) return err({ kind: "io", path, message: HIDDEN_MESSAGE });
+  if (access === "write") {
+    const writable = await Promise.all([...(cwd === undefined ? [] : [cwd]), ...boundary.settings.writable, boundary.privateTmp].map(realPathOf));
+    if (!writable.some((root) => isWithin(real, root))) return err({ kind: "io", path, message: OUTSIDE_MESSAGE });
+  }
+  return ok(host);
+};
+
+const checked = <T>(boundary: FileBoundary, path: string, access: Access, then: (host: string) => ResultAsync<T, FsError>): ResultAsync<T, FsError> =>
+  new ResultAsync(decide(boundary, path, access)).andThen(then);
+
+/** `inner` confined to the sandbox's boundary for one session; refusals are `io` errors whose message says why and what to do. */
+export const sandboxedFileSystem = (inner: FileSystem, boundary: FileBoundary): FileSystem => ({
+  readText: (path) => checked(boundary, path, "read", (host) => inner.readText(host)),
+  writeText: (path, text) => checked(boundary, path, "write", (host) => inner.writeText(host, text)),
+  stat: (path) => checked(boundary, path, "read", (host) => inner.stat(host)),
+});
