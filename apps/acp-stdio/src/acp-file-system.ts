@@ -28,7 +28,7 @@ export const acpFileSystem = (peer: Peer, sessionId: string, local: FileSystem):
 /** The per-session FileSystem factory: the editor's when it offers either capability, else none. */
 export const editorFileSystems =
   (peer: Peer, local: FileSystem) =>
-  (sessionId: string): FileSystem | undefined =>
+  ({ id: sessionId }: { readonly id: string }): FileSystem | undefined =>
     peer.capabilities?.fs?.readTextFile === true || peer.capabilities?.fs?.writeTextFile === true
       ? acpFileSystem(peer, sessionId, local)
       : undefined;

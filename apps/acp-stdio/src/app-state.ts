@@ -21,6 +21,14 @@ export type AppState = {
   readonly notify: (sessionId: string, update: acp.SessionUpdate) => void;
   /** One `[acp] …` line on stderr. */
   readonly log: (line: string) => void;
+  /** A fresh id for a `compaction_update`, unique in this process. */
+  readonly nextCompactionId: () => string;
+};
+
+/** `compaction_1`, `compaction_2`, … */
+export const compactionIds = (): (() => string) => {
+  let last = 0;
+  return () => `compaction_${++last}`;
 };
 
 export const createNotify =

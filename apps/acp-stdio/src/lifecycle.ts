@@ -6,7 +6,6 @@
  * exit, so no child outlives the agent. Writes to a closed stderr are ignored; an uncaught exception
  * is one stderr line and a clean shutdown, not a stack trace.
  */
-import { cancelSession } from "@mm/core";
 import type { Served } from "./serve.js";
 
 /** Longest wait for running turns to stop and save before exiting anyway. */
@@ -30,11 +29,11 @@ export const installLifecycle = (served: Served, log: (line: string) => void, sh
     if (ending) return;
     ending = true;
     log(`[acp] shutting down: ${why}`);
-    for (const session of served.app.agent.sessions.values()) cancelSession(session);
+    served.app.agent.cancelAll();
     shell?.signalAll("SIGTERM");
     setTimeout(() => shell?.signalAll("SIGKILL"), KILL_AFTER_MS).unref();
     setTimeout(() => exit(code), GRACE_MS).unref();
-    void served.app.agent.queue.idle().then(() => exit(code));
+    void served.app.agent.whenIdle().then(() => exit(code));
   };
   void served.connection.closed.then(
     () => shutdown("the client closed the connection"),

@@ -8,7 +8,7 @@ import { createAgent, type AgentDeps, type ChangeTracker, type Clock, type FileS
 import type { MmConfig } from "@mm/node";
 import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
-import { createNotify, type AppState, type Peer } from "./app-state.js";
+import { compactionIds, createNotify, type AppState, type Peer } from "./app-state.js";
 import { registerHandlers } from "./register-handlers.js";
 import { withSandboxTitle } from "./translate/sandbox-title.js";
 import { withAfterResponse, type Transport } from "./wire/after-response.js";
@@ -42,8 +42,8 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
   const log = (line: string) => options.log(`[acp] ${line}`);
   const editorFs = editorFileSystems(peer, ports.fs);
   const confine = ports.confineFiles;
-  const sessionFs =
-    confine === undefined ? editorFs : (sessionId: string) => confine(editorFs(sessionId) ?? ports.fs, () => agent.sessions.get(sessionId)?.cwd);
+  const sessionFs: AgentDeps["sessionFs"] =
+    confine === undefined ? editorFs : (session) => confine(editorFs(session) ?? ports.fs, () => session.cwd);
   const sandboxed = config.tools.sandbox === "workspace";
   const deps: AgentDeps = {
     model: ports.model,
@@ -69,7 +69,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     ...(options.home !== undefined ? { home: options.home } : {}),
   });
   const wired = "afterResponse" in transport ? transport : withAfterResponse(transport);
-  const app: AppState = { agent, config, peer, afterResponse: wired.afterResponse, notify: createNotify(peer), log };
+  const app: AppState = { agent, config, peer, afterResponse: wired.afterResponse, notify: createNotify(peer), log, nextCompactionId: compactionIds() };
   const connection = registerHandlers(acp.agent({ name: "bob" }), app).connect(wired.stream);
   peer.client = connection.client;
   return { connection, app };

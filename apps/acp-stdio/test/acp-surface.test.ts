@@ -186,7 +186,7 @@ describe("session/prompt", () => {
       await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
       expect(await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "  /new " }] })).toEqual({ stopReason: "end_turn" });
       expect(t.textOf(sessionId)).toBe("a🆕 New session: 2 message(s) forgotten.");
-      expect(t.served.app.agent.sessions.get(sessionId)!.history).toHaveLength(1);
+      expect(t.served.app.agent.session(sessionId)!.history).toHaveLength(1);
     });
     expect(t.model.requests).toHaveLength(1);
     expect(t.problems).toEqual([]);

@@ -41,7 +41,7 @@ const scenario = async (git: boolean) => {
 describe("bash diffs", () => {
   for (const git of [true, false]) {
     it(`reports a change, a deletion and a creation ${git ? "in a git work tree" : "outside git"}`, async () => {
-      const { cwd, done, t } = await scenario(git);
+      const { cwd, done, t, sessionId } = await scenario(git);
       expect(done.content[0]).toEqual({ type: "content", content: { type: "text", text: "[exit code: 0]" } });
       expect(done.content.slice(1)).toEqual([
         { type: "diff", path: join(cwd, "f.txt"), oldText: "a cat\n", newText: "b cat\n" },
@@ -49,7 +49,7 @@ describe("bash diffs", () => {
         { type: "diff", path: join(cwd, "h.txt"), oldText: null, newText: "x\n" },
       ]);
       expect(done.locations.map((l) => l.path)).toEqual([join(cwd, "f.txt"), join(cwd, "g.txt"), join(cwd, "h.txt")]);
-      const session = [...t.served.app.agent.sessions.values()][0]!;
+      const session = t.served.app.agent.session(sessionId)!;
       const result = session.history.find((m) => m.role === "tool");
       expect(result).toMatchObject({ diffs: [{ path: join(cwd, "f.txt") }, { path: join(cwd, "g.txt"), newText: null }, { path: join(cwd, "h.txt"), oldText: null }] });
       const replayed = t.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call").at(-1) as { status: string; content: unknown[] };

@@ -6,6 +6,16 @@ describe("the embedding example", () => {
     const run = await runExample();
     expect(run.stopReason).toBe("end_turn");
     expect(run.file).toBe("Hello, Bob\n");
-    expect(run.transcript).toContain("[edit_file: greeting.txt → completed]");
+    expect(run.transcript).toContain("[edit_file: greeting.txt → completed: edited /project/greeting.txt]");
+  });
+
+  it("offers its own tool to the model, asks the user, and runs it", async () => {
+    const run = await runExample();
+    const offered = run.requests[0]!.tools.map((t) => t.name);
+    expect(offered).toEqual(["bash", "read_file", "write_file", "edit_file", "read_skill", "word_count"]);
+    expect(run.requests[0]!.system).toContain("- word_count: count the words of a text file.");
+    expect(run.asked).toEqual(["edit_file: greeting.txt", "word_count: greeting.txt"]);
+    expect(run.transcript).toContain("[word_count: greeting.txt → completed: 2 word(s)]");
+    expect(run.requests[2]!.messages.at(-1)).toMatchObject({ role: "tool", toolName: "word_count", output: "2 word(s)" });
   });
 });

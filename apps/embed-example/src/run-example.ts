@@ -1,9 +1,10 @@
 /**
- * Embedding @mm/core: a program that drives Bob's turns itself, with its own ports. Here the model
- * is scripted and the file system in memory, so it runs anywhere; swap in `aiSdkModel` (@mm/ai-model)
- * and `nodeFileSystem`/`bashShell` (@mm/node) for the real thing.
+ * Embedding @mm/core: a program that drives Bob's turns itself, with its own ports and a tool of its
+ * own (word-count-tool.ts). Here the model is scripted and the file system in memory, so it runs
+ * anywhere; swap in `aiSdkModel` (@mm/ai-model) and `nodeFileSystem`/`bashShell` (@mm/node) for the
+ * real thing.
  */
-import { createAgent, promptSession, startSession, type TurnEvent } from "@mm/core";
+import { builtinTools, createAgent, type ModelRequest, type TurnEvent } from "@mm/core";
 import {
   counterHex,
   inMemoryFileSystem,
@@ -15,42 +16,54 @@ import {
   textReply,
   toolReply,
 } from "@mm/core/testing";
+import { wordCountTool } from "./word-count-tool.js";
 
-export type ExampleRun = { readonly transcript: string; readonly file: string | undefined; readonly stopReason: string };
+export type ExampleRun = {
+  readonly transcript: string;
+  readonly file: string | undefined;
+  readonly stopReason: string;
+  /** What the model was sent, step by step. */
+  readonly requests: readonly ModelRequest[];
+  /** The titles of the calls the user was asked about. */
+  readonly asked: readonly string[];
+};
 
 export const runExample = async (): Promise<ExampleRun> => {
   const fs = inMemoryFileSystem({ "/project/greeting.txt": "Hello, world\n" });
+  const model = scriptedModel(
+    toolReply([{ name: "edit_file", input: { path: "greeting.txt", old_text: "world", new_text: "Bob" } }], "Editing the greeting. "),
+    toolReply([{ name: "word_count", input: { path: "greeting.txt" } }]),
+    textReply("Done: the greeting now says hello to Bob, in two words."),
+  );
+  const gate = scriptedGate((request) => (request.call.kind === "edit" || request.call.name === "word_count" ? "allow" : "reject"));
   const agent = createAgent(
     {
-      model: scriptedModel(
-        toolReply([{ name: "edit_file", input: { path: "greeting.txt", old_text: "world", new_text: "Bob" } }], "Editing the greeting. "),
-        textReply("Done: the greeting now says hello to Bob."),
-      ),
+      model,
       fs,
       shell: scriptedShell(),
-      gate: scriptedGate((request) => (request.call.kind === "edit" ? "allow" : "reject")),
+      gate,
       skills: inMemorySkillCatalogue(),
       clock: manualClock(),
       random: counterHex(),
-      store: undefined,
-      log: () => undefined,
+      tools: [...builtinTools, wordCountTool],
     },
-    {
-      maxSteps: 10,
-      loopRepeats: 3,
-      limits: { bashTimeoutMs: 30_000, maxOutputBytes: 30_000 },
-      contextWindow: 128_000,
-      compactThreshold: 100_000,
-      keepLastTurns: 2,
-      os: "embedded",
-    },
+    { maxSteps: 10, os: "embedded" },
   );
-  const session = await startSession(agent, "/project");
+  const session = await agent.startSession("/project");
   let transcript = "";
   const onEvent = (event: TurnEvent): void => {
     if (event.type === "text") transcript += event.text;
-    if (event.type === "tool-done") transcript += `\n[${event.call.title} → ${event.status}]\n`;
+    if (event.type === "tool-done") transcript += `\n[${event.call.title} → ${event.status}: ${event.output}]\n`;
   };
-  const result = await promptSession(agent, session, [{ type: "text", text: "Greet Bob instead of the world" }], onEvent);
-  return { transcript, file: fs.files.get("/project/greeting.txt"), stopReason: result.stopReason };
+  const result = await agent.prompt(session.id, [{ type: "text", text: "Greet Bob instead of the world" }], onEvent);
+  return {
+    transcript,
+    file: fs.files.get("/project/greeting.txt"),
+    stopReason: result.match(
+      (r) => r.stopReason,
+      (e) => e.kind,
+    ),
+    requests: model.requests,
+    asked: gate.requests.map((r) => r.call.title),
+  };
 };

@@ -136,9 +136,14 @@ describe("aiSdkModel over chat completions", () => {
   });
 
   it("explains a server error after the retries, with the server's message and no key", async () => {
-    const fail = status(500, { error: { message: `upstream exploded for key ${API_KEY}` } }, { "retry-after-ms": "5" });
+    const fail = status(500, { error: { message: `upstream exploded for key ${API_KEY}` } });
     const fake = await start([fail, fail, fail]);
-    const error = errorOf(await collect(modelFor(fake, { maxRetries: 2 }).step(request(hi))));
+    const waits: number[] = [];
+    const logs: string[] = [];
+    const model = modelFor(fake, { maxRetries: 2, sleep: async (ms) => void waits.push(ms), log: (line) => logs.push(line) });
+    const error = errorOf(await collect(model.step(request(hi))));
+    expect(waits).toEqual([2000, 4000]);
+    expect(logs).toEqual(["model server answered 500, retry 1/2 in 2 s", "model server answered 500, retry 2/2 in 4 s"]);
     expect(error.kind).toBe("server");
     expect(error.message).toMatch(/^model server error 500 after 3 attempts: upstream exploded for key /);
     expect(fake.requests).toHaveLength(3);
@@ -164,8 +169,11 @@ describe("aiSdkModel over chat completions", () => {
     const url = fake.url;
     await fake.close();
     server = undefined;
-    const events = await collect(aiSdkModel({ model: "m", baseURL: url, apiKey: API_KEY, api: "chat", maxRetries: 0 }).step(request(hi)));
-    expect(errorOf(events)).toEqual({ kind: "network", message: `cannot reach the model server at ${url}: connection refused` });
+    const logs: string[] = [];
+    const model = aiSdkModel({ model: "m", baseURL: url, apiKey: API_KEY, api: "chat", maxRetries: 1, sleep: async () => undefined, log: (line) => logs.push(line) });
+    const events = await collect(model.step(request(hi)));
+    expect(errorOf(events)).toMatchObject({ kind: "network", message: expect.stringContaining(`cannot reach the model server at ${url}: connection refused`) });
+    expect(logs).toEqual([`cannot reach the model server at ${url}: connection refused, retry 1/1 in 2 s`]);
   });
 
   it("ends with a network error after the text received before the connection dropped", async () => {

@@ -9,10 +9,10 @@
  * start-up; every failure ends the stream as an `error` event.
  */
 import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "@mm/core";
-import type { OpenAIProvider } from "@ai-sdk/openai";
-import type { ModelMessage } from "ai";
+import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
-import { toModelPrompt } from "./to-model-messages.js";
+import { withRetries, type RetryNotice } from "./retry.js";
+import { toProviderPrompt } from "./to-provider-prompt.js";
 
 export type AiSdkModelOptions = {
   /** The model name the server knows, e.g. `gpt-4.1-mini`. */
@@ -27,6 +27,10 @@ export type AiSdkModelOptions = {
   readonly maxRetries?: number;
   readonly fetch?: typeof fetch;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Waits between retries; a timer when absent (tests pass one that does not wait). */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** A line for the operator's log: each retry, with its cause and delay. */
+  readonly log?: (line: string) => void;
 };
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -39,17 +43,9 @@ export const NO_API_KEY: ModelError = {
 };
 
 /** The provider's language model (chat and Responses models share the LanguageModelV3 interface). */
-type ProviderModel = ReturnType<OpenAIProvider["chat"]>;
-type CallOptions = Parameters<ProviderModel["doStream"]>[0];
-type ProviderPrompt = CallOptions["prompt"];
-type ProviderMessage = ProviderPrompt[number];
-type ProviderTools = NonNullable<CallOptions["tools"]>;
-type StreamPart = Awaited<ReturnType<ProviderModel["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
-type ProviderUsage = Extract<StreamPart, { type: "finish" }>["usage"];
-
-/** The AI SDK's retry schedule: 2 s, then twice as long each time, unless the server says otherwise. */
-const INITIAL_RETRY_DELAY_MS = 2_000;
-const MAX_HEADER_DELAY_MS = 60_000;
+type ProviderModel = LanguageModelV3;
+type ProviderTools = LanguageModelV3FunctionTool[];
+type ProviderUsage = Extract<LanguageModelV3StreamPart, { type: "finish" }>["usage"];
 
 const isOpenAIEndpoint = (baseURL: string | undefined): boolean => {
   if (baseURL === undefined || baseURL === "") return true;
@@ -66,37 +62,6 @@ const usageOf = (usage: ProviderUsage | undefined): Usage => {
   return { ...(input !== undefined ? { inputTokens: input } : {}), ...(output !== undefined ? { outputTokens: output } : {}) };
 };
 
-/** mm's conversation in the provider's prompt form, as `streamText` would have built it. */
-export const toProviderPrompt = (system: string, messages: readonly ModelMessage[]): ProviderPrompt => {
-  const prompt: ProviderMessage[] = [{ role: "system", content: system }];
-  for (const message of messages) {
-    switch (message.role) {
-      case "user":
-        prompt.push({
-          role: "user",
-          content: typeof message.content === "string" ? [{ type: "text", text: message.content }] : (message.content as never),
-        });
-        break;
-      case "assistant":
-        prompt.push({
-          role: "assistant",
-          content:
-            typeof message.content === "string"
-              ? [{ type: "text", text: message.content }]
-              : (message.content.filter((part) => part.type !== "text" || part.text !== "") as never),
-        });
-        break;
-      case "tool":
-        prompt.push({ role: "tool", content: message.content as never });
-        break;
-      case "system":
-        prompt.push({ role: "system", content: message.content });
-        break;
-    }
-  }
-  return prompt;
-};
-
 /** A tool call's arguments as the model sent them: parsed JSON, `{}` for none, the raw text when not JSON. */
 const parseInput = (text: string): unknown => {
   if (text.trim() === "") return {};
@@ -107,70 +72,12 @@ const parseInput = (text: string): unknown => {
   }
 };
 
-const isAbortError = (error: unknown): boolean =>
-  (error instanceof Error || (typeof DOMException !== "undefined" && error instanceof DOMException)) &&
-  (error.name === "AbortError" || error.name === "ResponseAborted" || error.name === "TimeoutError");
-
-type CallFailure = Error & { readonly isRetryable?: boolean; readonly responseHeaders?: Record<string, string>; readonly cause?: unknown };
-
-/** The wait before the next attempt: the server's `retry-after-ms` / `retry-after` when sane, else the backoff. */
-const retryDelayMs = (error: unknown, backoffMs: number): number => {
-  const failure = error as CallFailure;
-  const headers = failure.responseHeaders ?? (failure.cause as CallFailure | undefined)?.responseHeaders;
-  if (!headers) return backoffMs;
-  let ms: number | undefined;
-  const retryAfterMs = headers["retry-after-ms"];
-  if (retryAfterMs) {
-    const value = Number.parseFloat(retryAfterMs);
-    if (!Number.isNaN(value)) ms = value;
-  }
-  const retryAfter = headers["retry-after"];
-  if (retryAfter && ms === undefined) {
-    const seconds = Number.parseFloat(retryAfter);
-    ms = Number.isNaN(seconds) ? Date.parse(retryAfter) - Date.now() : seconds * 1000;
-  }
-  return ms !== undefined && !Number.isNaN(ms) && ms >= 0 && (ms < MAX_HEADER_DELAY_MS || ms < backoffMs) ? ms : backoffMs;
-};
-
-/** What the AI SDK throws when retries ran out; explainError reads `lastError` and the number of `errors`. */
-const retryError = (errors: readonly unknown[]): Error => {
-  const last = errors.at(-1);
-  const error = new Error(`Failed after ${errors.length} attempts. Last error: ${last instanceof Error ? last.message : String(last)}`);
-  return Object.assign(error, { name: "AI_RetryError", lastError: last, errors: [...errors] });
-};
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-
-/** Runs `attempt`, retrying retryable failures (429, 5xx, connection) up to `maxRetries` times, as the AI SDK does. */
-const withRetries = async <T>(attempt: () => Promise<T>, maxRetries: number, signal: AbortSignal): Promise<T> => {
-  const errors: unknown[] = [];
-  let backoffMs = INITIAL_RETRY_DELAY_MS;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (isAbortError(error) || maxRetries === 0) throw error;
-      errors.push(error);
-      if (errors.length > maxRetries) throw retryError(errors);
-      if (!(error instanceof Error && (error as CallFailure).isRetryable === true)) {
-        throw errors.length === 1 ? error : retryError(errors);
-      }
-      await sleep(retryDelayMs(error, backoffMs), signal);
-      backoffMs *= 2;
-    }
-  }
+/** `model server answered 500, retry 1/2 in 2 s`, or the network failure's own words. */
+export const retryLine = (notice: RetryNotice, context: ErrorContext): string => {
+  const status = (notice.error as { statusCode?: unknown }).statusCode;
+  const cause = typeof status === "number" ? `model server answered ${status}` : explainError(notice.error, context).message;
+  const seconds = notice.delayMs / 1000;
+  return `${cause}, retry ${notice.retry}/${notice.of} in ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 };
 
 export const aiSdkModel = (options: AiSdkModelOptions): Model => {
@@ -179,6 +86,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
   const errorContext: ErrorContext = { baseURL: options.baseURL || OPENAI_BASE_URL, apiKey: options.apiKey };
   const maxRetries = options.maxRetries ?? 2;
   const providerOptions = options.api === "responses" ? { openai: { store: false } } : undefined;
+  const logRetry = (notice: RetryNotice): void => options.log?.(retryLine(notice, errorContext));
   const toolSets = new WeakMap<readonly ToolSpec[], ProviderTools>();
   let provider: Promise<ProviderModel> | undefined;
 
@@ -190,7 +98,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
       ...(options.headers ? { headers: { ...options.headers } } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
-    return options.api === "chat" ? created.chat(options.model) : (created.responses(options.model) as unknown as ProviderModel);
+    return options.api === "chat" ? created.chat(options.model) : created.responses(options.model);
   };
 
   const toolsOf = (specs: readonly ToolSpec[]): ProviderTools | undefined => {
@@ -201,7 +109,8 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
         type: "function" as const,
         name: spec.name,
         description: spec.description,
-        inputSchema: spec.inputSchema as ProviderTools[number] extends { inputSchema: infer S } ? S : never,
+        // The core's schemas are JSON Schema documents; the provider types them as JSONSchema7.
+        inputSchema: spec.inputSchema as JSONSchema7,
       }));
       toolSets.set(specs, tools);
     }
@@ -222,22 +131,21 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     });
     if (signal.aborted) return yield { type: "error", error: abortedError() };
     if (missingKey) return yield { type: "error", error: NO_API_KEY };
-    let reader: ReadableStreamDefaultReader<StreamPart> | undefined;
+    let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
     try {
       provider ??= loadProvider().catch((error: unknown) => {
         provider = undefined;
         throw error;
       });
       const model = await provider;
-      const converted = toModelPrompt(request.system, request.messages);
       const tools = toolsOf(request.tools);
-      const call: CallOptions = {
-        prompt: toProviderPrompt(converted.system, converted.messages),
+      const call: LanguageModelV3CallOptions = {
+        prompt: toProviderPrompt(request.system, request.messages),
         ...(tools ? { tools, toolChoice: { type: "auto" } } : {}),
         abortSignal: signal,
         ...(providerOptions ? { providerOptions } : {}),
       };
-      const { stream, response } = await withRetries(async () => model.doStream(call), maxRetries, signal);
+      const { stream, response } = await withRetries(async () => model.doStream(call), { maxRetries, signal, onRetry: logRetry, ...(options.sleep ? { sleep: options.sleep } : {}) });
       reader = stream.getReader();
       const contentType = response?.headers?.["content-type"];
       if (contentType !== undefined && !contentType.includes("text/event-stream")) {

@@ -1,10 +1,9 @@
-/** @mm/ai-model: mm's Model port through the Vercel AI SDK (OpenAI chat-completions or Responses, any base URL). */
-export {
-  aiSdkModel,
-  NO_API_KEY,
-  OPENAI_BASE_URL,
-  PLACEHOLDER_API_KEY,
-  type AiSdkModelOptions,
-} from "./ai-sdk-model.js";
+/**
+ * @mm/ai-model — the Model port of @mm/core through the AI SDK's OpenAI provider: chat-completions
+ * (every OpenAI-compatible server) or the Responses API, any base URL, the provider loaded on the
+ * first step.
+ */
+export { aiSdkModel, NO_API_KEY, OPENAI_BASE_URL, PLACEHOLDER_API_KEY, retryLine, type AiSdkModelOptions } from "./ai-sdk-model.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
-export { SUMMARY_HEADING, toModelPrompt } from "./to-model-messages.js";
+export { SUMMARY_HEADING, toProviderPrompt } from "./to-provider-prompt.js";
+export { INITIAL_RETRY_DELAY_MS, retryDelayMs, timerSleep, withRetries, type RetryNotice, type RetryOptions } from "./retry.js";

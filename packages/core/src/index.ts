@@ -1,33 +1,89 @@
-/** @mm/core: the pure core of mm. Ports in, events and histories out. */
-export * from "./history/message.js";
-export * from "./history/tool-results.js";
-export * from "./history/input-depth.js";
-export * from "./paths/path.js";
-export * from "./ports/model.js";
-export * from "./ports/file-system.js";
-export * from "./ports/shell.js";
-export * from "./ports/permission-gate.js";
-export * from "./ports/clock.js";
-export * from "./ports/skill-catalogue.js";
-export * from "./tools/tool-view.js";
-export * from "./tools/tool.js";
-export * from "./tools/registry.js";
-export * from "./turn/events.js";
-export * from "./turn/run-turn.js";
-export * from "./turn/token-estimate.js";
-export * from "./session/call-ids.js";
-export * from "./session/session-id.js";
-export * from "./session/session.js";
-export * from "./session/turn-queue.js";
-export * from "./session/system-prompt.js";
-export * from "./prompt/prompt-blocks.js";
-export * from "./prompt/flatten-prompt.js";
-export * from "./commands/slash-command.js";
-export * from "./commands/new-command.js";
-export * from "./skills/skill-notation.js";
-export * from "./compaction/plan-compaction.js";
-export * from "./compaction/compact-history.js";
-export * from "./ports/session-store.js";
-export * from "./session/replay.js";
-export * from "./agent/index.js";
-export * from "./ports/change-tracker.js";
+/**
+ * @mm/core — the pure core of mm (Bob, a bash-first coding agent): sessions, the turn engine, tools,
+ * compaction and skills over ports. No Node API, no AI SDK, no protocol: give it adapters (see
+ * @mm/node, @mm/ai-model, or the in-memory ones of `@mm/core/testing`) and drive turns.
+ */
+
+// The agent.
+export {
+  createAgent,
+  DEFAULT_AGENT_SETTINGS,
+  type Agent,
+  type AgentDeps,
+  type AgentSettings,
+  type LoadError,
+  type LoadedSession,
+  type PromptResult,
+  type SessionInfo,
+  type SessionOptions,
+  type UnknownSession,
+} from "./agent/index.js";
+export type { Emit, TurnEvent } from "./turn/events.js";
+export type { StopReason, TurnCounts } from "./turn/run-turn.js";
+export type { ToolCallView } from "./turn/tool-call-view.js";
+export type { ReplayItem } from "./session/replay.js";
+export type { PromptBlock } from "./prompt/prompt-blocks.js";
+export { shadowedSkills, type AvailableCommand } from "./commands/slash-command.js";
+
+// Tools.
+export {
+  completed,
+  defineTool,
+  failed,
+  type PreparedCall,
+  type Tool,
+  type ToolCategory,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolKind,
+  type ToolLimits,
+  type ToolOutcome,
+  type ToolPlace,
+} from "./tools/tool.js";
+export { builtinTools } from "./tools/builtin-tools.js";
+export { bashTool } from "./tools/bash-tool.js";
+export { readFileTool } from "./tools/read-file-tool.js";
+export { writeFileTool } from "./tools/write-file-tool.js";
+export { editFileTool } from "./tools/edit-file-tool.js";
+export { readSkillTool } from "./tools/read-skill-tool.js";
+export { truncateMiddle } from "./tools/truncate.js";
+
+// Schemas (tool inputs, configuration).
+export { array, boolean, mapped, number, oneOf, optional, refined, string, type Infer, type JsonSchema, type Problem, type Schema } from "./schema/schema.js";
+export { object, type ObjectOf, type ObjectOptions, type Shape } from "./schema/object.js";
+export { formatKeyPath, inputProblemText, problemText, showValue } from "./schema/problem-text.js";
+
+// The conversation.
+export {
+  assistantMessage,
+  summaryMessage,
+  systemMessage,
+  userMessage,
+  type AssistantMessage,
+  type FileDiff,
+  type History,
+  type Message,
+  type SystemMessage,
+  type ToolCall,
+  type ToolResultMessage,
+  type UserMessage,
+} from "./history/message.js";
+export { NO_RESULT } from "./history/tool-results.js";
+export { MAX_INPUT_DEPTH, nestsDeeperThan } from "./history/input-depth.js";
+export { isSessionId } from "./session/session-id.js";
+export { resolvePath } from "./paths/path.js";
+
+// Ports.
+export type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "./ports/model.js";
+export { describeFsError, type FileStat, type FileSystem, type FsError } from "./ports/file-system.js";
+export type { Shell, ShellError, ShellRequest, ShellResult } from "./ports/shell.js";
+export type { PermissionDecision, PermissionGate, PermissionRequest } from "./ports/permission-gate.js";
+export type { Clock, RandomHex } from "./ports/clock.js";
+export type { SkillCatalogue, SkillContent, SkillError, SkillSummary } from "./ports/skill-catalogue.js";
+export { describeStoreError, type SessionStore, type StoreError, type StoredSession } from "./ports/session-store.js";
+export {
+  describeChangeTrackingError,
+  type ChangeSnapshot,
+  type ChangeTracker,
+  type ChangeTrackingError,
+} from "./ports/change-tracker.js";

@@ -1,7 +1,5 @@
 /** /compact and automatic compaction, driven through promptSession with a scripted model. */
 import { describe, expect, it } from "vitest";
-import { promptSession } from "../src/agent/prompt-session.js";
-import { startSession } from "../src/agent/start-session.js";
 import { SUMMARY_SYSTEM_PROMPT } from "../src/compaction/summary-request.js";
 import { errorReply, textReply, toolReply } from "../src/testing/index.js";
 import { harness } from "./harness.js";
@@ -9,18 +7,18 @@ import { harness } from "./harness.js";
 const say = (t: string) => [{ type: "text" as const, text: t }];
 
 const threeTurns = async (h: ReturnType<typeof harness>) => {
-  const s = await startSession(h.agent, "/w");
-  for (const q of ["one", "two", "three"]) await promptSession(h.agent, s, say(q), h.emit);
+  const s = await h.start("/w");
+  for (const q of ["one", "two", "three"]) await h.prompt(s, say(q), h.emit);
   return s;
 };
 
 describe("/compact", () => {
   it("replaces all but the last turns with one summary and says so in one chunk", async () => {
-    const h = harness({ replies: [textReply("a1"), textReply("a2"), textReply("a3"), textReply("## Goal\nsummary text")], sessions: true });
+    const h = harness({ replies: [textReply("a1"), textReply("a2"), textReply("a3", { inputTokens: 5000 }), textReply("## Goal\nsummary text")], sessions: true });
     const s = await threeTurns(h);
-    s.lastInputTokens = 5000;
+    expect(s.lastInputTokens).toBe(5000);
     h.events.length = 0;
-    expect(await promptSession(h.agent, s, say("/compact"), h.emit)).toEqual({ stopReason: "end_turn" });
+    expect(await h.prompt(s, say("/compact"), h.emit)).toEqual({ stopReason: "end_turn" });
     expect(h.events).toHaveLength(1);
     expect(h.text()).toMatch(/^🗜️ compressed 2 messages → 1 summary \+ 4 kept \(\d+ tokens, \d+\.\ds\)$/);
     expect(s.history.slice(1)).toEqual([
@@ -40,12 +38,11 @@ describe("/compact", () => {
   });
 
   it("has nothing to compact when no turn is older than the kept ones", async () => {
-    const h = harness({ replies: [textReply("a1")] });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, say("one"), h.emit);
-    s.lastInputTokens = 5000;
+    const h = harness({ replies: [textReply("a1", { inputTokens: 5000 })] });
+    const s = await h.start("/w");
+    await h.prompt(s, say("one"), h.emit);
     h.events.length = 0;
-    await promptSession(h.agent, s, say("/compact"), h.emit);
+    await h.prompt(s, say("/compact"), h.emit);
     expect(h.text()).toBe("🗜️ nothing to compact: 2 message(s), no turn older than the last 2");
     expect(s.history).toHaveLength(3);
     expect(s.lastInputTokens).toBe(5000);
@@ -53,12 +50,11 @@ describe("/compact", () => {
   });
 
   it("keeps the history when the summary request fails", async () => {
-    const h = harness({ replies: [textReply("a1"), textReply("a2"), textReply("a3"), errorReply({ kind: "server", message: "model server error 503: busy" })] });
+    const h = harness({ replies: [textReply("a1"), textReply("a2"), textReply("a3", { inputTokens: 5000 }), errorReply({ kind: "server", message: "model server error 503: busy" })] });
     const s = await threeTurns(h);
     const before = s.history;
-    s.lastInputTokens = 5000;
     h.events.length = 0;
-    expect(await promptSession(h.agent, s, say("/compact"), h.emit)).toEqual({ stopReason: "end_turn" });
+    expect(await h.prompt(s, say("/compact"), h.emit)).toEqual({ stopReason: "end_turn" });
     expect(h.text()).toBe("[compact: failed, history kept: model server error 503: busy]");
     expect(s.history).toBe(before);
     expect(s.lastInputTokens).toBe(5000);
@@ -71,10 +67,10 @@ describe("/compact", () => {
       replies: [textReply("a1"), textReply("a2"), toolReply([{ name: "bash", input: { command: "ls" } }]), textReply("a3"), textReply("summary")],
       gate: () => gate,
     });
-    const s = await startSession(h.agent, "/w");
-    for (const q of ["one", "two"]) await promptSession(h.agent, s, say(q), h.emit);
-    const turn = promptSession(h.agent, s, say("three"), h.emit);
-    const compact = promptSession(h.agent, s, say("/compact"), h.emit);
+    const s = await h.start("/w");
+    for (const q of ["one", "two"]) await h.prompt(s, say(q), h.emit);
+    const turn = h.prompt(s, say("three"), h.emit);
+    const compact = h.prompt(s, say("/compact"), h.emit);
     await new Promise((r) => setTimeout(r, 10));
     expect(h.model.requests).toHaveLength(3);
     release();
@@ -99,11 +95,11 @@ describe("automatic compaction", () => {
       ],
       settings: { compactThreshold: 1000, keepLastTurns: 1 },
     });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, say("one"), h.emit);
-    await promptSession(h.agent, s, say("two"), h.emit);
+    const s = await h.start("/w");
+    await h.prompt(s, say("one"), h.emit);
+    await h.prompt(s, say("two"), h.emit);
     h.events.length = 0;
-    expect(await promptSession(h.agent, s, say("three"), h.emit)).toEqual({ stopReason: "end_turn" });
+    expect(await h.prompt(s, say("three"), h.emit)).toEqual({ stopReason: "end_turn" });
     const compaction = h.events.find((e) => e.type === "compaction");
     expect(compaction).toMatchObject({ summary: "the summary" });
     expect(compaction!.type === "compaction" && compaction!.line).toMatch(/^🗜️ compressed 4 messages → 1 summary \+ 5 kept/);
@@ -124,10 +120,10 @@ describe("automatic compaction", () => {
       ],
       settings: { compactThreshold: 1000, keepLastTurns: 0 },
     });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, say("one"), h.emit);
+    const s = await h.start("/w");
+    await h.prompt(s, say("one"), h.emit);
     h.events.length = 0;
-    expect(await promptSession(h.agent, s, say("two"), h.emit)).toEqual({ stopReason: "end_turn" });
+    expect(await h.prompt(s, say("two"), h.emit)).toEqual({ stopReason: "end_turn" });
     expect(h.text()).toBe("[compact: failed, history kept: cannot reach the model server]still here");
     expect(s.history.slice(1).map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
   });
@@ -141,9 +137,9 @@ describe("automatic compaction", () => {
       ],
       settings: { compactThreshold: 1000, keepLastTurns: 0 },
     });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, say("one"), h.emit);
-    expect(await promptSession(h.agent, s, say("two"), h.emit)).toEqual({ stopReason: "failed", error: "model server error 500: boom" });
+    const s = await h.start("/w");
+    await h.prompt(s, say("one"), h.emit);
+    expect(await h.prompt(s, say("two"), h.emit)).toEqual({ stopReason: "failed", error: "model server error 500: boom" });
     expect(s.history.slice(1)).toEqual([{ role: "user", text: "the summary", summary: true }]);
   });
 
@@ -154,8 +150,8 @@ describe("automatic compaction", () => {
         throw new Error("adapter broke its contract");
       },
     });
-    const s = await startSession(h.agent, "/w");
-    expect(await promptSession(h.agent, s, say("go"), h.emit)).toEqual({ stopReason: "end_turn" });
+    const s = await h.start("/w");
+    expect(await h.prompt(s, say("go"), h.emit)).toEqual({ stopReason: "end_turn" });
     expect(s.history.find((m) => m.role === "tool")).toMatchObject({ status: "failed", output: "[bash failed unexpectedly: adapter broke its contract]" });
   });
 });

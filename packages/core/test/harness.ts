@@ -1,7 +1,11 @@
 /** Builds an agent from in-memory adapters, with a recorder of everything it emits and logs. */
-import { createAgent, type Agent, type AgentSettings } from "../src/agent/agent.js";
-import type { TurnEvent } from "../src/turn/events.js";
+import type { AgentSettings } from "../src/agent/agent-state.js";
+import { createAgent, type SessionInfo } from "../src/agent/create-agent.js";
+import type { PromptResult } from "../src/agent/prompt-session.js";
 import type { PermissionDecision, PermissionRequest } from "../src/ports/permission-gate.js";
+import type { PromptBlock } from "../src/prompt/prompt-blocks.js";
+import type { Tool } from "../src/tools/tool.js";
+import type { Emit, TurnEvent } from "../src/turn/events.js";
 import {
   counterHex,
   inMemoryFileSystem,
@@ -24,6 +28,7 @@ export type HarnessOptions = {
   skills?: InMemorySkill[];
   sessions?: boolean;
   settings?: Partial<AgentSettings>;
+  tools?: readonly Tool[];
 };
 
 export const harness = (options: HarnessOptions = {}) => {
@@ -35,7 +40,7 @@ export const harness = (options: HarnessOptions = {}) => {
   const logs: string[] = [];
   const events: TurnEvent[] = [];
   const clock = manualClock();
-  const agent: Agent = createAgent(
+  const agent = createAgent(
     {
       model,
       fs,
@@ -45,20 +50,33 @@ export const harness = (options: HarnessOptions = {}) => {
       clock,
       random: counterHex(),
       store,
+      ...(options.tools !== undefined ? { tools: options.tools } : {}),
       log: (line) => logs.push(line),
     },
-    {
-      maxSteps: 100,
-      loopRepeats: 3,
-      limits: { bashTimeoutMs: 120_000, maxOutputBytes: 30_000 },
-      contextWindow: 128_000,
-      compactThreshold: 102_400,
-      keepLastTurns: 2,
-      os: "linux x64",
-      ...options.settings,
-    },
+    { os: "linux x64", ...options.settings },
   );
-  const emit = (e: TurnEvent) => events.push(e);
+  const emit: Emit = (e) => events.push(e);
   const text = () => events.flatMap((e) => (e.type === "text" || e.type === "notice" ? [e.text] : e.type === "compaction" ? [e.line] : [])).join("");
-  return { agent, model, fs, shell, gate, store, logs, events, emit, text, clock };
+  /** A test's view of a session: its id, and what the agent holds of it now. */
+  const handle = (info: SessionInfo) => {
+    const now = (): SessionInfo => agent.session(info.id) ?? info;
+    return {
+      id: info.id,
+      get history() {
+        return now().history;
+      },
+      get lastInputTokens() {
+        return now().lastInputTokens;
+      },
+      get running() {
+        return now().running;
+      },
+      cancel: () => agent.cancel(info.id),
+    };
+  };
+  type Handle = ReturnType<typeof handle>;
+  const start = async (cwd: string): Promise<Handle> => handle(await agent.startSession(cwd));
+  const prompt = async (s: Handle, blocks: readonly PromptBlock[], to: Emit = emit): Promise<PromptResult> =>
+    (await agent.prompt(s.id, blocks, to))._unsafeUnwrap();
+  return { agent, model, fs, shell, gate, store, logs, events, emit, text, clock, start, prompt, handle };
 };

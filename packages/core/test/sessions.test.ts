@@ -1,8 +1,5 @@
 /** Sessions kept by a store: load while a turn runs, replay, the call-id counter. */
 import { describe, expect, it } from "vitest";
-import { loadSession } from "../src/agent/load-session.js";
-import { promptSession } from "../src/agent/prompt-session.js";
-import { startSession } from "../src/agent/start-session.js";
 import { flattenPrompt } from "../src/prompt/flatten-prompt.js";
 import { hangingReply, inMemoryFileSystem, textReply, toolReply } from "../src/testing/index.js";
 import { harness } from "./harness.js";
@@ -12,11 +9,11 @@ const say = (t: string) => [{ type: "text" as const, text: t }];
 describe("session/load", () => {
   it("cancels a running turn of that session, waits for its save, and is never overwritten by it", async () => {
     const h = harness({ replies: [textReply("a1"), hangingReply([{ type: "text", text: "partial" }])], sessions: true });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, say("q1"), h.emit);
-    const running = promptSession(h.agent, s, say("q2"), h.emit);
+    const s = await h.start("/w");
+    await h.prompt(s, say("q1"), h.emit);
+    const running = h.prompt(s, say("q2"), h.emit);
     await new Promise((r) => setTimeout(r, 10));
-    const loaded = await loadSession(h.agent, "/w", s.id);
+    const loaded = await h.agent.loadSession("/w", s.id);
     expect(await running).toEqual({ stopReason: "cancelled" });
     const session = loaded._unsafeUnwrap().session;
     expect(session).not.toBe(s);
@@ -33,9 +30,9 @@ describe("session/load", () => {
       sessions: true,
       settings: { home: "/home/u" },
     });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, say("read"), h.emit);
-    const replay = (await loadSession(h.agent, "/w", s.id))._unsafeUnwrap().replay;
+    const s = await h.start("/w");
+    await h.prompt(s, say("read"), h.emit);
+    const replay = (await h.agent.loadSession("/w", s.id))._unsafeUnwrap().replay;
     const call = replay.find((i) => i.type === "tool");
     expect(call?.type === "tool" && call.call.locations).toEqual(["/home/u/notes.md"]);
     expect(call?.type === "tool" && call.result?.output).toBe("n");
@@ -43,11 +40,11 @@ describe("session/load", () => {
 
   it("moves the call-id counter past the loaded history", async () => {
     const h = harness({ replies: [toolReply([{ name: "bash", input: { command: "ls" } }]), textReply("ok"), toolReply([{ name: "bash", input: { command: "pwd" } }]), textReply("ok")], sessions: true });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, say("one"), h.emit);
+    const s = await h.start("/w");
+    await h.prompt(s, say("one"), h.emit);
     h.store!.saved.forEach((v, k) => h.store!.saved.set(k, { ...v, history: JSON.parse(JSON.stringify(v.history).replace("call_1", "call_41")) }));
-    const loaded = (await loadSession(h.agent, "/w", s.id))._unsafeUnwrap().session;
-    await promptSession(h.agent, loaded, say("two"), h.emit);
+    const loaded = h.handle((await h.agent.loadSession("/w", s.id))._unsafeUnwrap().session);
+    await h.prompt(loaded, say("two"), h.emit);
     expect(loaded.history.flatMap((m) => (m.role === "assistant" ? m.toolCalls.map((c) => c.id) : []))).toEqual(["call_41", "call_42"]);
   });
 });

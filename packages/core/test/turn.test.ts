@@ -1,7 +1,5 @@
 /** Scenario tests of the turn engine through promptSession, with a scripted model. */
 import { describe, expect, it } from "vitest";
-import { promptSession } from "../src/agent/prompt-session.js";
-import { startSession } from "../src/agent/start-session.js";
 import { errorReply, hangingReply, textReply, toolReply } from "../src/testing/index.js";
 import { harness } from "./harness.js";
 
@@ -10,8 +8,8 @@ const text = (t: string) => [{ type: "text" as const, text: t }];
 describe("a turn", () => {
   it("streams the model's text and ends end_turn, keeping the exchange in history", async () => {
     const h = harness({ replies: [textReply(["Hel", "lo ", " there"])] });
-    const s = await startSession(h.agent, "/w");
-    expect(await promptSession(h.agent, s, text("hi"), h.emit)).toEqual({ stopReason: "end_turn" });
+    const s = await h.start("/w");
+    expect(await h.prompt(s, text("hi"), h.emit)).toEqual({ stopReason: "end_turn" });
     expect(h.text()).toBe("Hello  there");
     expect(s.history.slice(1)).toEqual([
       { role: "user", text: "hi" },
@@ -25,15 +23,15 @@ describe("a turn", () => {
       replies: [toolReply([{ name: "bash", input: { command: "ls" } }]), textReply("done"), toolReply([{ name: "bash", input: { command: "pwd" } }]), textReply("ok")],
       shell: (r) => ({ output: `ran ${r.command}\n` }),
     });
-    const s1 = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s1, text("list"), h.emit);
+    const s1 = await h.start("/w");
+    await h.prompt(s1, text("list"), h.emit);
     expect(h.gate.requests.map((r) => r.call.title)).toEqual(["bash: ls"]);
     expect(h.shell.requests[0]).toMatchObject({ command: "ls", cwd: "/w" });
     const secondRequest = h.model.requests[1]!;
     expect(secondRequest.messages.at(-1)).toEqual({ role: "tool", callId: "call_1", toolName: "bash", status: "completed", output: "ran ls\n[exit code: 0]" });
     expect(h.events.map((e) => e.type)).toEqual(["usage", "tool-pending", "tool-running", "tool-done", "text", "usage"]);
-    const s2 = await startSession(h.agent, "/x");
-    await promptSession(h.agent, s2, text("where"), h.emit);
+    const s2 = await h.start("/x");
+    await h.prompt(s2, text("where"), h.emit);
     const ids = s2.history.flatMap((m) => (m.role === "assistant" ? m.toolCalls.map((c) => c.id) : []));
     expect(ids).toEqual(["call_2"]);
     expect(h.logs.at(-1)).toBe("turn done: 1 command(s) · 0 file op(s) · 0 skill(s)");
@@ -41,8 +39,8 @@ describe("a turn", () => {
 
   it("tells the model a rejected call was rejected, and does not run it", async () => {
     const h = harness({ replies: [toolReply([{ name: "bash", input: { command: "rm -rf /" } }]), textReply("ok")], gate: "reject" });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, text("clean"), h.emit);
+    const s = await h.start("/w");
+    await h.prompt(s, text("clean"), h.emit);
     expect(h.shell.requests).toEqual([]);
     expect(h.model.requests[1]!.messages.at(-1)).toMatchObject({ status: "failed", output: "[command rejected by the user]" });
     expect(h.events.find((e) => e.type === "tool-done")).toMatchObject({ status: "failed" });
@@ -60,11 +58,11 @@ describe("a turn", () => {
       files: { "/w/f": "x" },
       gate: "allow_always",
     });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, text("go"), h.emit);
+    const s = await h.start("/w");
+    await h.prompt(s, text("go"), h.emit);
     expect(h.gate.requests.map((r) => r.call.name)).toEqual(["bash", "read_file"]);
-    const other = await startSession(h.agent, "/w");
-    await promptSession(h.agent, other, text("go"), h.emit);
+    const other = await h.start("/w");
+    await h.prompt(other, text("go"), h.emit);
     expect(h.gate.requests.map((r) => r.call.name)).toEqual(["bash", "read_file", "bash"]);
   });
 
@@ -72,8 +70,8 @@ describe("a turn", () => {
     const h = harness({
       replies: [toolReply([{ name: "Bash", input: { command: "id" } }, { name: "bash", input: { cmd: "id" } }, { name: "sh", input: {} }]), textReply("ok")],
     });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, text("go"), h.emit);
+    const s = await h.start("/w");
+    await h.prompt(s, text("go"), h.emit);
     expect(h.shell.requests).toEqual([]);
     expect(h.gate.requests).toEqual([]);
     const outputs = s.history.flatMap((m) => (m.role === "tool" ? [m.output] : []));
@@ -84,8 +82,8 @@ describe("a turn", () => {
   it("stops a looping model: blocks repeats, then ends the turn", async () => {
     const same = () => toolReply([{ name: "bash", input: { command: "ls" } }]);
     const h = harness({ replies: Array.from({ length: 10 }, same) });
-    const s = await startSession(h.agent, "/w");
-    expect(await promptSession(h.agent, s, text("go"), h.emit)).toEqual({ stopReason: "max_turn_requests" });
+    const s = await h.start("/w");
+    expect(await h.prompt(s, text("go"), h.emit)).toEqual({ stopReason: "max_turn_requests" });
     expect(h.shell.requests).toHaveLength(3);
     expect(h.text()).toContain("[turn stopped: the same tool call kept repeating]");
     const outputs = s.history.flatMap((m) => (m.role === "tool" ? [m.output] : []));
@@ -97,34 +95,34 @@ describe("a turn", () => {
       replies: Array.from({ length: 5 }, (_, i) => toolReply([{ name: "bash", input: { command: `echo ${i}` } }])),
       settings: { maxSteps: 3 },
     });
-    const s = await startSession(h.agent, "/w");
-    expect(await promptSession(h.agent, s, text("go"), h.emit)).toEqual({ stopReason: "max_turn_requests" });
+    const s = await h.start("/w");
+    expect(await h.prompt(s, text("go"), h.emit)).toEqual({ stopReason: "max_turn_requests" });
     expect(h.model.requests).toHaveLength(3);
   });
 
   it("fails with the model's one-line error, removing a question with no answer at all", async () => {
     const h = harness({ replies: [errorReply({ kind: "server", message: "model server error 500: boom" })] });
-    const s = await startSession(h.agent, "/w");
-    expect(await promptSession(h.agent, s, text("hi"), h.emit)).toEqual({ stopReason: "failed", error: "model server error 500: boom" });
+    const s = await h.start("/w");
+    expect(await h.prompt(s, text("hi"), h.emit)).toEqual({ stopReason: "failed", error: "model server error 500: boom" });
     expect(s.history).toHaveLength(1);
   });
 
   it("keeps partial text after a failure mid-stream", async () => {
     const h = harness({ replies: [errorReply({ kind: "network", message: "dropped" }, [{ type: "text", text: "Part" }])] });
-    const s = await startSession(h.agent, "/w");
-    await promptSession(h.agent, s, text("hi"), h.emit);
+    const s = await h.start("/w");
+    await h.prompt(s, text("hi"), h.emit);
     expect(s.history.slice(1)).toEqual([{ role: "user", text: "hi" }, { role: "assistant", text: "Part", toolCalls: [] }]);
   });
 
   it("cancels a streaming turn: stopReason cancelled, partial text kept, the next prompt works", async () => {
     const h = harness({ replies: [hangingReply([{ type: "text", text: "thinking" }]), textReply("next")] });
-    const s = await startSession(h.agent, "/w");
-    const running = promptSession(h.agent, s, text("hi"), h.emit);
+    const s = await h.start("/w");
+    const running = h.prompt(s, text("hi"), h.emit);
     await new Promise((r) => setTimeout(r, 10));
-    for (const c of s.inFlight) c.abort();
+    s.cancel();
     expect(await running).toEqual({ stopReason: "cancelled" });
     expect(s.history.at(-1)).toEqual({ role: "assistant", text: "thinking", toolCalls: [] });
-    expect(await promptSession(h.agent, s, text("again"), h.emit)).toEqual({ stopReason: "end_turn" });
+    expect(await h.prompt(s, text("again"), h.emit)).toEqual({ stopReason: "end_turn" });
   });
 
   it("cancels while permission is asked: the tool does not run and the turn ends cancelled", async () => {
@@ -133,10 +131,10 @@ describe("a turn", () => {
       replies: [toolReply([{ name: "bash", input: { command: "ls" } }])],
       gate: (r) => new Promise((resolve) => { release = () => resolve("allow"); r.signal.addEventListener("abort", () => resolve("reject")); }),
     });
-    const s = await startSession(h.agent, "/w");
-    const running = promptSession(h.agent, s, text("hi"), h.emit);
+    const s = await h.start("/w");
+    const running = h.prompt(s, text("hi"), h.emit);
     await new Promise((r) => setTimeout(r, 10));
-    for (const c of s.inFlight) c.abort();
+    s.cancel();
     expect(await running).toEqual({ stopReason: "cancelled" });
     expect(h.shell.requests).toEqual([]);
     void release;
@@ -144,15 +142,15 @@ describe("a turn", () => {
 
   it("serialises turns process-wide and cancels a queued one without running it", async () => {
     const h = harness({ replies: [hangingReply(), textReply("b")] });
-    const a = await startSession(h.agent, "/w");
-    const b = await startSession(h.agent, "/w");
-    const first = promptSession(h.agent, a, text("a"), h.emit);
-    const second = promptSession(h.agent, b, text("b"), h.emit);
+    const a = await h.start("/w");
+    const b = await h.start("/w");
+    const first = h.prompt(a, text("a"), h.emit);
+    const second = h.prompt(b, text("b"), h.emit);
     await new Promise((r) => setTimeout(r, 10));
     expect(h.model.requests).toHaveLength(1);
-    for (const c of b.inFlight) c.abort();
+    b.cancel();
     expect(await second).toEqual({ stopReason: "cancelled" });
-    for (const c of a.inFlight) c.abort();
+    a.cancel();
     expect(await first).toEqual({ stopReason: "cancelled" });
     expect(h.model.requests).toHaveLength(1);
     expect(b.history).toHaveLength(1);

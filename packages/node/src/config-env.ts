@@ -4,7 +4,8 @@
  */
 import { ok, type Result } from "neverthrow";
 import type { AcpSurface, ConfigError } from "./config-types.js";
-import { httpUrl, nonEmptyString, oneOf, type Validator } from "./config-validators.js";
+import { problemText, type Schema } from "@mm/core";
+import { httpUrl, nonEmptyString, oneOf } from "./config-validators.js";
 
 /** What the environment sets; undefined members leave the file's or the default value. */
 export type EnvOverrides = {
@@ -21,10 +22,10 @@ const valueOf = (env: Env, name: string): string | undefined => {
   return value === undefined || value === "" ? undefined : value;
 };
 
-const checked = <T extends string>(env: Env, name: string, validator: Validator<T>): Result<T | undefined, ConfigError> => {
+const checked = <T extends string>(env: Env, name: string, schema: Schema<T>): Result<T | undefined, ConfigError> => {
   const value = valueOf(env, name);
   if (value === undefined) return ok(undefined);
-  return validator(value).mapErr((problem) => ({ kind: "invalid-value" as const, message: `mm: ${name}: ${problem.message}` }));
+  return schema.check(value).mapErr((problem) => ({ kind: "invalid-value" as const, message: `mm: ${name}: ${problemText(problem)}` }));
 };
 
 /** The overrides found in `env`, the key read from `apiKeyEnv`; a malformed value names its variable. */
@@ -32,7 +33,7 @@ export const envOverrides = (env: Env, apiKeyEnv: string): Result<EnvOverrides, 
   const baseUrlVariable = valueOf(env, "MM_BASE_URL") !== undefined ? "MM_BASE_URL" : "OPENAI_BASE_URL";
   return checked(env, "MM_MODEL", nonEmptyString).andThen((name) =>
     checked(env, baseUrlVariable, httpUrl).andThen((baseURL) =>
-      checked(env, "MM_ACP_SURFACE", oneOf<AcpSurface>("spec", "full")).map((surface) => ({
+      checked(env, "MM_ACP_SURFACE", oneOf<AcpSurface>(["spec", "full"])).map((surface) => ({
         name,
         baseURL,
         apiKey: valueOf(env, apiKeyEnv),

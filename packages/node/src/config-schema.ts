@@ -2,79 +2,59 @@
  * The keys a config file may hold and the type each must have. A file sets any subset; unknown keys
  * and wrong types are refused with the path of the key.
  */
+import { array, formatKeyPath, object, optional, problemText, type Infer } from "@mm/core";
 import type { Result } from "neverthrow";
-import type { MmConfig } from "./config-types.js";
-import {
-  arrayOf,
-  boolean,
-  envVarName,
-  httpUrl,
-  nonEmptyString,
-  nonNegativeInteger,
-  objectOf,
-  oneOf,
-  positiveInteger,
-  positiveNumber,
-  type Fields,
-  type Problem,
-  type Validator,
-} from "./config-validators.js";
+import { envVarName, httpUrl, nonEmptyString, nonNegativeInteger, oneOf, positiveInteger, positiveNumber, trueOrFalse } from "./config-validators.js";
 
-type Settable<Section> = Partial<Section>;
+/** What is wrong with a config document, and under which key (outermost first). */
+export type Problem = { readonly path: readonly string[]; readonly message: string };
 
-/** What a config file may set: every section and key optional, values as written. */
-export type FileConfig = {
-  readonly model?: Settable<Omit<MmConfig["model"], "apiKey">>;
-  readonly sessions?: Settable<MmConfig["sessions"]>;
-  readonly context?: Settable<MmConfig["context"]>;
-  readonly skills?: Settable<MmConfig["skills"]>;
-  readonly tools?: Settable<MmConfig["tools"]>;
-  readonly turn?: Settable<MmConfig["turn"]>;
-  readonly loop?: Settable<MmConfig["loop"]>;
-  readonly acp?: Settable<MmConfig["acp"]>;
-  /** A JSON Schema reference for editors; ignored. */
-  readonly $schema?: string;
-};
+const KEYS_NOT_IN_FILES = "keys are never read from the file: set the variable named by model.apiKeyEnv";
 
-const model = objectOf<Omit<MmConfig["model"], "apiKey">>(
+const section = <S extends Parameters<typeof object>[0]>(shape: S, hints?: Readonly<Record<string, string>>) =>
+  optional(object(shape, { unknownKeys: "reject", ...(hints !== undefined ? { hints } : {}) }));
+
+const dirs = optional(array(nonEmptyString));
+
+/** The config file: every section and key optional; unknown keys refused. */
+export const configFileSchema = object(
   {
-    name: nonEmptyString,
-    baseURL: httpUrl,
-    apiKeyEnv: envVarName,
-    api: oneOf("chat", "responses"),
-    contextWindow: positiveInteger,
+    model: section(
+      {
+        name: optional(nonEmptyString),
+        baseURL: optional(httpUrl),
+        apiKeyEnv: optional(envVarName),
+        api: optional(oneOf(["chat", "responses"])),
+        contextWindow: optional(positiveInteger),
+      },
+      { apiKey: KEYS_NOT_IN_FILES, key: KEYS_NOT_IN_FILES },
+    ),
+    sessions: section({ enabled: optional(trueOrFalse), dir: optional(nonEmptyString) }),
+    context: section({ threshold: optional(positiveInteger), keepLastTurns: optional(nonNegativeInteger) }),
+    skills: section({ dirs }),
+    tools: section({
+      bashTimeoutSeconds: optional(positiveNumber),
+      maxOutputBytes: optional(positiveInteger),
+      sandbox: optional(oneOf(["off", "workspace"])),
+      writable: dirs,
+      network: optional(trueOrFalse),
+      hidden: dirs,
+      hiddenEnv: optional(array(envVarName)),
+    }),
+    turn: section({ maxSteps: optional(positiveInteger) }),
+    loop: section({ repeats: optional(positiveInteger) }),
+    acp: section({ surface: optional(oneOf(["spec", "full"])) }),
+    /** A JSON Schema reference for editors; ignored. */
+    $schema: optional(nonEmptyString),
   },
-  {
-    apiKey: "keys are never read from the file: set the variable named by model.apiKeyEnv",
-    key: "keys are never read from the file: set the variable named by model.apiKeyEnv",
-  },
+  { unknownKeys: "reject" },
 );
 
-const fileFields: Fields<FileConfig> = {
-  model,
-  sessions: objectOf<MmConfig["sessions"]>({ enabled: boolean, dir: nonEmptyString }),
-  context: objectOf<MmConfig["context"]>({ threshold: positiveInteger, keepLastTurns: nonNegativeInteger }),
-  skills: objectOf<MmConfig["skills"]>({ dirs: arrayOf(nonEmptyString) }),
-  tools: objectOf<MmConfig["tools"]>({
-    bashTimeoutSeconds: positiveNumber,
-    maxOutputBytes: positiveInteger,
-    sandbox: oneOf("off", "workspace"),
-    writable: arrayOf(nonEmptyString),
-    network: boolean,
-    hidden: arrayOf(nonEmptyString),
-    hiddenEnv: arrayOf(envVarName),
-  }),
-  turn: objectOf<MmConfig["turn"]>({ maxSteps: positiveInteger }),
-  loop: objectOf<MmConfig["loop"]>({ repeats: positiveInteger }),
-  acp: objectOf<MmConfig["acp"]>({ surface: oneOf("spec", "full") }),
-  $schema: nonEmptyString,
-};
-
-const fileConfig: Validator<Partial<FileConfig>> = objectOf(fileFields);
+/** What a config file may set: every section and key optional, values as written. */
+export type FileConfig = Infer<typeof configFileSchema>;
 
 /** Checks a parsed config document; the problem's path names the offending key. */
-export const validateFileConfig = (document: unknown): Result<FileConfig, Problem> => fileConfig(document);
+export const validateFileConfig = (document: unknown): Result<FileConfig, Problem> =>
+  configFileSchema.check(document).mapErr((problem) => ({ path: problem.path, message: problemText(problem) }));
 
-/** A key path as written in messages: `model.contextWindow`, `skills.dirs[1]`. */
-export const formatKeyPath = (path: readonly string[]): string =>
-  path.reduce((text, part) => (/^\d+$/.test(part) ? `${text}[${part}]` : text === "" ? part : `${text}.${part}`), "");
+export { formatKeyPath };

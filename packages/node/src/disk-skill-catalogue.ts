@@ -9,7 +9,7 @@ import { join, relative, resolve, sep } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import type { SkillCatalogue, SkillContent, SkillError, SkillSummary } from "./core-types.js";
 import { describeFsError } from "@mm/core";
-import { errorCode } from "./make-directories.js";
+import { errorCode, reasonOf } from "./errno.js";
 import { nodeFileSystem } from "./node-file-system.js";
 import { parseFrontMatter, splitFrontMatter } from "./skill-front-matter.js";
 
@@ -22,7 +22,6 @@ const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 type DiskSkill = SkillSummary & { readonly dir: string };
 
-const reasonOf = (error: unknown): string => errorCode(error) ?? (error instanceof Error ? error.message : String(error));
 
 /** SKILL.md is read like any file a tool reads: regular files only, never blocking on a FIFO or device. */
 const files = nodeFileSystem({ maxReadBytes: 1024 * 1024 });

@@ -3,14 +3,11 @@
  * lets an exception escape.
  */
 import type { FsError } from "./core-types.js";
+import { errorCode } from "./errno.js";
 
 /** Which operation failed: a parent that is a file means something else to a write than to a read. */
 export type FsOperation = "read" | "write" | "stat";
 
-const codeOf = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
-    ? error.code
-    : undefined;
 
 const syscallOf = (error: unknown): string | undefined =>
   typeof error === "object" && error !== null && "syscall" in error && typeof error.syscall === "string"
@@ -18,14 +15,14 @@ const syscallOf = (error: unknown): string | undefined =>
     : undefined;
 
 const ioMessage = (error: unknown): string => {
-  const code = codeOf(error);
+  const code = errorCode(error);
   if (code === undefined) return error instanceof Error ? error.message : String(error);
   return `${syscallOf(error) ?? "i/o"} failed (${code})`;
 };
 
 /** The FsError for `error` thrown by node:fs while working on `path`. */
 export const fsErrorOf = (path: string, error: unknown, operation: FsOperation = "read"): FsError => {
-  switch (codeOf(error)) {
+  switch (errorCode(error)) {
     case "ENOENT":
       return { kind: "not-found", path };
     case "ENOTDIR":

@@ -10,7 +10,8 @@ import { join, resolve } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { isSessionId, type SessionStore, type StoreError, type StoredSession } from "@mm/core";
 import { decodeSessionDocument, encodeSessionDocument } from "./json-session-document.js";
-import { errorCode, makeDirectories } from "./make-directories.js";
+import { errorCode, reasonOf } from "./errno.js";
+import { makeDirectories } from "./make-directories.js";
 
 /** Options of {@link jsonSessionStore}. */
 export type JsonSessionStoreOptions = {
@@ -24,7 +25,6 @@ const UNSUPPORTED_DIR_SYNC = new Set(["EINVAL", "ENOTSUP", "EISDIR", "EPERM", "E
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 
-const reasonOf = (error: unknown): string => errorCode(error) ?? (error instanceof Error ? error.message : String(error));
 
 const io = (id: string, message: string): StoreError => ({ kind: "io", id, message });
 

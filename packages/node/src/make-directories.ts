@@ -1,15 +1,13 @@
 /**
- * `mkdir -p` that cannot hang, and the errno code of a node:fs error. Not `mkdir(dir, { recursive:
+ * `mkdir -p` that cannot hang. Not `mkdir(dir, { recursive:
  * true })`: on Node 20 that loops forever, a thread-pool thread at full CPU, when mkdir answers ENOENT
  * under a directory that exists (anywhere in /proc). Here a second ENOENT once the parent exists is
  * an error.
  */
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { errorCode } from "./errno.js";
 
-/** The `code` of an error thrown by node:fs (`ENOENT`, `EACCES`…), if it has one. */
-export const errorCode = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
 
 const errno = (code: string, path: string): Error => Object.assign(new Error(`${code}: ${path}`), { code, syscall: "mkdir", path });
 

@@ -3,11 +3,7 @@
  * as alive: an init that does not reap them must not make a killed group look alive.
  */
 import { readdirSync, readFileSync } from "node:fs";
-
-const errnoCode = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
-    ? error.code
-    : undefined;
+import { errorCode } from "./errno.js";
 
 /** Sends `signal` to every process of group `pgid`; false when the group no longer exists. */
 export const signalGroup = (pgid: number, signal: NodeJS.Signals | 0): boolean => {
@@ -15,7 +11,7 @@ export const signalGroup = (pgid: number, signal: NodeJS.Signals | 0): boolean =
     process.kill(-pgid, signal);
     return true;
   } catch (error) {
-    return errnoCode(error) === "EPERM";
+    return errorCode(error) === "EPERM";
   }
 };
 

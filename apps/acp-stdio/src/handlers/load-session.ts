@@ -3,7 +3,7 @@
  * (an estimate: the model has not seen it yet); then the commands, then answers `{}`.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import { describeStoreError, estimateTokens, loadSession as loadStored, resolvePath } from "@mm/core";
+import { describeStoreError, resolvePath } from "@mm/core";
 import type { AppState } from "../app-state.js";
 import { replayUpdate } from "../translate/replay.js";
 import { invalidSessionParams } from "../wire/errors.js";
@@ -12,7 +12,7 @@ import { sendCommands } from "./new-session.js";
 
 export const loadSession = async (app: AppState, params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> => {
   if (!params.cwd.startsWith("/")) throw invalidSessionParams(params.sessionId, "cwd must be an absolute path");
-  const loaded = await loadStored(app.agent, params.cwd, params.sessionId);
+  const loaded = await app.agent.loadSession(params.cwd, params.sessionId);
   if (loaded.isErr()) {
     const error = loaded.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(loaded.error);
     app.log(`session ${shownId(params.sessionId)}: load failed: ${error}`);
@@ -20,7 +20,7 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
   }
   const { session, replay } = loaded.value;
   for (const item of replay) app.notify(session.id, replayUpdate(item));
-  app.notify(session.id, { sessionUpdate: "usage_update", used: estimateTokens(session.history), size: app.config.model.contextWindow });
+  app.notify(session.id, { sessionUpdate: "usage_update", used: session.tokensInUse, size: app.config.model.contextWindow });
   sendCommands(app, session.id);
   app.log(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);
   return {};

@@ -8,7 +8,8 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 
-type JsonRpcId = string | number | null;
+/** A JSON-RPC request id. */
+export type JsonRpcId = string | number | null;
 
 export type AfterResponse = (id: JsonRpcId, callback: () => void) => void;
 

@@ -36,7 +36,7 @@ describe("cancellation races", () => {
       expect(await within(queuedB, 500, "the queued prompt")).toEqual({ stopReason: "cancelled" });
       tried++;
       expect(t.model.requests).toHaveLength(1);
-      expect(t.served.app.agent.sessions.get(b)!.history).toHaveLength(1);
+      expect(t.served.app.agent.session(b)!.history).toHaveLength(1);
       await agent.notify("session/cancel", { sessionId: a });
       expect(await within(runningA, 500, "A")).toEqual({ stopReason: "cancelled" });
       tried++;
@@ -228,7 +228,7 @@ describe("cancellation races", () => {
         ranAfterCancel += t.shell.requests.length - shellCallsAtAnswer;
       }
       for (const sessionId of sessions) {
-        expect(t.served.app.agent.sessions.get(sessionId)!.inFlight.size).toBe(0);
+        expect(t.served.app.agent.session(sessionId)!.running).toBe(0);
         expect(await agent.request("session/prompt", prompt(sessionId, "after the storm"))).toMatchObject({ stopReason: expect.stringMatching(/end_turn/) });
       }
     });

@@ -32,7 +32,7 @@ const runTool = async (name: string, input: unknown, cwd = dir, timeoutMs = 10_0
       new Promise((_, reject) => setTimeout(() => reject(new Error(`the turn hung (${name} ${JSON.stringify(input).slice(0, 100)})`)), timeoutMs)),
     ]);
     expect(answer).toEqual({ stopReason: "end_turn" });
-    const history = t.served.app.agent.sessions.get(sessionId)!.history;
+    const history = t.served.app.agent.session(sessionId)!.history;
     const tool = history.find((m) => m.role === "tool") as ToolResult | undefined;
     expect(tool, "a recorded tool result").toBeDefined();
     return tool!;

@@ -1,7 +1,7 @@
-export * from "./agent.js";
-export * from "./start-session.js";
-export * from "./prompt-session.js";
-export * from "./load-session.js";
-export * from "./slash-commands.js";
-export * from "./persist.js";
-export * from "./system-prompt-for.js";
+/** The agent API: `createAgent` and what its functions take and give. */
+export { createAgent, type Agent, type LoadedSession, type SessionInfo, type UnknownSession } from "./create-agent.js";
+export type { AgentDeps, AgentSettings } from "./agent-state.js";
+export { DEFAULT_AGENT_SETTINGS } from "./default-settings.js";
+export type { LoadError } from "./load-session.js";
+export type { PromptResult } from "./prompt-session.js";
+export type { SessionOptions } from "./start-session.js";

@@ -9,29 +9,36 @@ import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { withSystemPrompt } from "../history/message.js";
 import type { StoreError } from "../ports/session-store.js";
 import { replayOf, type ReplayItem } from "../session/replay.js";
-import { cancelSession, createSession, type Session } from "../session/session.js";
-import type { Agent } from "./agent.js";
+import { sessionOf } from "../session/session.js";
+import { cancelLive, type AgentState, type LiveSession } from "./agent-state.js";
+import { liveSessionOf, toolboxFor, type SessionOptions } from "./start-session.js";
 import { systemPromptFor } from "./system-prompt-for.js";
 
+/** Why a session could not be loaded: the store's reason, or no store at all. */
 export type LoadError = StoreError | { readonly kind: "disabled" };
-
-export type Loaded = { readonly session: Session; readonly replay: readonly ReplayItem[] };
 
 const NEVER = new AbortController().signal;
 
-export const loadSession = (agent: Agent, cwd: string, id: string): ResultAsync<Loaded, LoadError> => {
-  const store = agent.deps.store;
+export const loadSession = (
+  state: AgentState,
+  cwd: string,
+  id: string,
+  options: SessionOptions = {},
+): ResultAsync<{ readonly live: LiveSession; readonly replay: readonly ReplayItem[] }, LoadError> => {
+  const store = state.deps.store;
   if (store === undefined) return new ResultAsync(Promise.resolve(err({ kind: "disabled" } as const)));
-  const running = agent.sessions.get(id);
-  if (running !== undefined) cancelSession(running);
-  const load = async (): Promise<Result<Loaded, LoadError>> => {
+  const running = state.sessions.get(id);
+  if (running !== undefined) cancelLive(running);
+  const load = async (): Promise<Result<{ readonly live: LiveSession; readonly replay: readonly ReplayItem[] }, LoadError>> => {
     const stored = await store.load(cwd, id);
     if (stored.isErr()) return err(stored.error);
-    const history = withSystemPrompt(stored.value.history, await systemPromptFor(agent, cwd));
-    agent.deps.callIds.bumpPast(history);
-    const session = createSession(id, cwd, history, stored.value.createdAt, agent.deps.sessionFs?.(id));
-    agent.sessions.set(id, session);
-    return ok({ session, replay: replayOf(history, cwd, agent.settings.home) });
+    const toolbox = toolboxFor(state, options);
+    const history = withSystemPrompt(stored.value.history, await systemPromptFor(state, cwd, toolbox));
+    state.callIds.bumpPast(history);
+    const live = liveSessionOf(state, sessionOf(id, cwd, history, stored.value.createdAt), toolbox);
+    state.sessions.set(id, live);
+    const place = state.settings.home !== undefined ? { cwd, home: state.settings.home } : { cwd };
+    return ok({ live, replay: replayOf(history, live.toolbox, place) });
   };
-  return new ResultAsync(agent.queue.run(NEVER, load, () => err({ kind: "io", id, message: "cancelled" })));
+  return new ResultAsync(state.queue.run(NEVER, load, () => err({ kind: "io", id, message: "cancelled" })));
 };

@@ -1,21 +1,20 @@
-/** Saves a session through the store when sessions are enabled; a failed save is logged, never fatal. */
-import { describeStoreError } from "../ports/session-store.js";
+/** Saves a session through the store when there is one; a failed save is logged, never fatal. */
 import type { History } from "../history/message.js";
-import type { Session } from "../session/session.js";
-import type { Agent } from "./agent.js";
+import { describeStoreError } from "../ports/session-store.js";
+import type { AgentState, LiveSession } from "./agent-state.js";
 
 /** Saves a history under `id`; true when it was written. */
-export const saveHistory = async (agent: Agent, id: string, cwd: string, createdAt: number, history: History): Promise<boolean> => {
-  const store = agent.deps.store;
+export const saveHistory = async (state: AgentState, id: string, cwd: string, createdAt: number, history: History): Promise<boolean> => {
+  const store = state.deps.store;
   if (store === undefined) return false;
-  const now = agent.deps.clock.now();
-  const saved = await store.save({ id, cwd, createdAt, updatedAt: now, history });
-  if (saved.isErr()) agent.deps.log(`session ${id}: could not save: ${describeStoreError(saved.error)}`);
+  const saved = await store.save({ id, cwd, createdAt, updatedAt: state.deps.clock.now(), history });
+  if (saved.isErr()) state.log(`session ${id}: could not save: ${describeStoreError(saved.error)}`);
   return saved.isOk();
 };
 
-/** Saves the session, unless a `session/load` has replaced it since (the loaded one is the truth). */
-export const persistSession = async (agent: Agent, session: Session): Promise<void> => {
-  if (agent.sessions.get(session.id) !== session) return;
-  await saveHistory(agent, session.id, session.cwd, session.createdAt, session.history);
+/** Saves the session, unless a load has replaced it since (the loaded one is the truth). */
+export const persistSession = async (state: AgentState, live: LiveSession): Promise<void> => {
+  if (state.sessions.get(live.session.id) !== live) return;
+  const { id, cwd, createdAt, history } = live.session;
+  await saveHistory(state, id, cwd, createdAt, history);
 };

@@ -1,69 +1,68 @@
 /**
  * `session/prompt`: flatten the prompt, then, in the process-wide queue, either run a slash command
- * or a turn; keep the history the engine returns, save it, log the turn's counts.
+ * or a turn; keep what the engine returns, save it, log the turn's counts.
  */
 import { advertisedSkills, slashCommandOf } from "../commands/slash-command.js";
 import { flattenPrompt } from "../prompt/flatten-prompt.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
-import type { Session } from "../session/session.js";
 import { resolveSkillNotation } from "../skills/skill-notation.js";
 import type { Emit } from "../turn/events.js";
 import { runTurn, type StopReason } from "../turn/run-turn.js";
-import type { Agent } from "./agent.js";
+import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession } from "./persist.js";
 import { compactCommand, newCommand } from "./slash-commands.js";
 
+/** How a prompt ended: a stop reason, or a failure explained in one line. */
 export type PromptResult =
   | { readonly stopReason: Exclude<StopReason, "failed"> }
   | { readonly stopReason: "failed"; readonly error: string };
 
-const skillNames = (agent: Agent): ReadonlySet<string> => new Set(advertisedSkills(agent.deps.skills.list()).map((s) => s.name));
+const skillNames = (state: AgentState): ReadonlySet<string> => new Set(advertisedSkills(state.deps.skills.list()).map((s) => s.name));
 
-const turn = async (agent: Agent, session: Session, text: string, emit: Emit, signal: AbortSignal): Promise<PromptResult> => {
-  const outcome = await runTurn(agent.deps, agent.settings, {
-    sessionId: session.id,
-    cwd: session.cwd,
-    history: session.history,
-    grants: session.grants,
-    lastInputTokens: session.lastInputTokens,
-    text: resolveSkillNotation(text, skillNames(agent)),
-    ...(session.fs !== undefined ? { fs: session.fs } : {}),
-    signal,
-    emit,
-  });
-  session.history = outcome.history;
-  session.lastInputTokens = outcome.lastInputTokens;
-  await persistSession(agent, session);
+const turn = async (state: AgentState, live: LiveSession, text: string, emit: Emit, signal: AbortSignal): Promise<PromptResult> => {
+  const { session } = live;
+  const outcome = await runTurn(
+    { ...state.deps, callIds: state.callIds, warn: state.warn },
+    state.settings,
+    {
+      sessionId: session.id,
+      cwd: session.cwd,
+      history: session.history,
+      grants: session.grants,
+      lastInputTokens: session.lastInputTokens,
+      text: resolveSkillNotation(text, skillNames(state)),
+      toolbox: live.toolbox,
+      ...(live.fs !== undefined ? { fs: live.fs } : {}),
+      signal,
+      emit,
+    },
+  );
+  live.session = { ...session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens };
+  await persistSession(state, live);
   const { commands, fileOps, skills } = outcome.counts;
-  agent.deps.log(`turn done: ${commands} command(s) · ${fileOps} file op(s) · ${skills} skill(s)`);
-  return outcome.stopReason === "failed"
-    ? { stopReason: "failed", error: outcome.error ?? "the turn failed" }
-    : { stopReason: outcome.stopReason };
+  state.log(`turn done: ${commands} command(s) · ${fileOps} file op(s) · ${skills} skill(s)`);
+  return outcome.stopReason === "failed" ? { stopReason: "failed", error: outcome.error ?? "the turn failed" } : { stopReason: outcome.stopReason };
 };
 
-export const promptSession = async (
-  agent: Agent,
-  session: Session,
-  blocks: readonly PromptBlock[],
-  emit: Emit,
-): Promise<PromptResult> => {
+export const promptSession = async (state: AgentState, live: LiveSession, blocks: readonly PromptBlock[], emit: Emit): Promise<PromptResult> => {
   const controller = new AbortController();
-  session.inFlight.add(controller);
+  live.inFlight.add(controller);
   try {
-    const flat = await flattenPrompt(blocks, session.cwd, agent.deps.fs, agent.settings.home);
-    for (const path of flat.attached) agent.deps.log(`session ${session.id}: attached ${path}`);
+    const { id, cwd } = live.session;
+    const flat = await flattenPrompt(blocks, cwd, state.deps.fs, state.settings.home);
+    for (const path of flat.attached) state.log(`session ${id}: attached ${path}`);
     const command = slashCommandOf(flat.text);
-    return await agent.queue.run(
+    return await state.queue.run(
       controller.signal,
       async (): Promise<PromptResult> => {
-        if (command === "new") await newCommand(agent, session, emit);
-        else if (command === "compact") await compactCommand(agent, session, emit, controller.signal);
-        else return turn(agent, session, flat.text, emit, controller.signal);
+        if (command === "new") await newCommand(state, live, emit);
+        else if (command === "compact") await compactCommand(state, live, emit, controller.signal);
+        else return turn(state, live, flat.text, emit, controller.signal);
         return { stopReason: controller.signal.aborted ? "cancelled" : "end_turn" };
       },
       () => ({ stopReason: "cancelled" }),
     );
   } finally {
-    session.inFlight.delete(controller);
+    live.inFlight.delete(controller);
   }
 };

@@ -2,34 +2,28 @@
 import { compactHistory, compactionLine } from "../compaction/compact-history.js";
 import { newCommandLine, runNewCommand } from "../commands/new-command.js";
 import { newSessionId } from "../session/session-id.js";
-import type { Session } from "../session/session.js";
 import type { Emit } from "../turn/events.js";
-import type { Agent } from "./agent.js";
+import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession, saveHistory } from "./persist.js";
 
-export const newCommand = async (agent: Agent, session: Session, emit: Emit): Promise<void> => {
-  const result = runNewCommand(session.history);
-  if (agent.deps.store !== undefined && result.previous !== undefined) {
-    const keptAs = newSessionId(agent.deps.clock, agent.deps.random);
-    if (await saveHistory(agent, keptAs, session.cwd, session.createdAt, result.previous)) {
-      agent.deps.log(`session ${session.id}: previous conversation kept as ${keptAs}`);
-    }
+export const newCommand = async (state: AgentState, live: LiveSession, emit: Emit): Promise<void> => {
+  const { id, cwd, createdAt, history } = live.session;
+  const result = runNewCommand(history);
+  if (state.deps.store !== undefined && result.previous !== undefined) {
+    const keptAs = newSessionId(state.deps.clock, state.deps.random);
+    if (await saveHistory(state, keptAs, cwd, createdAt, result.previous)) state.log(`session ${id}: previous conversation kept as ${keptAs}`);
   }
-  session.history = result.history;
-  session.lastInputTokens = undefined;
-  await persistSession(agent, session);
+  live.session = { ...live.session, history: result.history, lastInputTokens: undefined };
+  await persistSession(state, live);
   emit({ type: "notice", text: newCommandLine(result.forgotten) });
-  agent.deps.log(`session ${session.id}: new session, ${result.forgotten} message(s) forgotten`);
+  state.log(`session ${id}: new session, ${result.forgotten} message(s) forgotten`);
 };
 
-export const compactCommand = async (agent: Agent, session: Session, emit: Emit, signal: AbortSignal): Promise<void> => {
-  const result = await compactHistory(agent.deps, session.history, agent.settings.keepLastTurns, signal);
-  if (result.kind === "compacted") {
-    session.history = result.history;
-    session.lastInputTokens = undefined;
-  }
-  await persistSession(agent, session);
+export const compactCommand = async (state: AgentState, live: LiveSession, emit: Emit, signal: AbortSignal): Promise<void> => {
+  const result = await compactHistory(state.deps, live.session.history, state.settings.keepLastTurns, signal);
+  if (result.kind === "compacted") live.session = { ...live.session, history: result.history, lastInputTokens: undefined };
+  await persistSession(state, live);
   const line = compactionLine(result);
   emit({ type: "compaction", outcome: result.kind, line, summary: result.kind === "compacted" ? result.summary : undefined });
-  agent.deps.log(`session ${session.id}: /compact — ${line}`);
+  state.log(`session ${live.session.id}: /compact — ${line}`);
 };

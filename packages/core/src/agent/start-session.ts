@@ -1,21 +1,36 @@
 /** `session/new`: a fresh session with the current system prompt, saved at once when sessions are on. */
 import { systemMessage } from "../history/message.js";
 import { newSessionId } from "../session/session-id.js";
-import { createSession, type Session } from "../session/session.js";
-import type { Agent } from "./agent.js";
+import { sessionOf, type Session } from "../session/session.js";
+import type { Tool } from "../tools/tool.js";
+import { toolboxOf, type Toolbox } from "../tools/toolbox.js";
+import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession } from "./persist.js";
 import { systemPromptFor } from "./system-prompt-for.js";
 
-export const startSession = async (agent: Agent, cwd: string): Promise<Session> => {
-  const id = newSessionId(agent.deps.clock, agent.deps.random);
-  const session = createSession(
-    id,
-    cwd,
-    [systemMessage(await systemPromptFor(agent, cwd))],
-    agent.deps.clock.now(),
-    agent.deps.sessionFs?.(id),
-  );
-  agent.sessions.set(id, session);
-  await persistSession(agent, session);
-  return session;
+/** What a new or loaded session may add to the agent's own. */
+export type SessionOptions = {
+  /** Tools of this session only (e.g. an editor's MCP servers), after the agent's; a same-named one replaces the agent's. */
+  readonly tools?: readonly Tool[];
+};
+
+/** The agent's tools plus the session's own. */
+export const toolboxFor = (state: AgentState, options: SessionOptions): Toolbox => toolboxOf([...state.tools, ...(options.tools ?? [])]);
+
+/** The live entry of a session value, with its tools and file access. */
+export const liveSessionOf = (state: AgentState, session: Session, toolbox: Toolbox): LiveSession => ({
+  session,
+  toolbox,
+  fs: state.deps.sessionFs?.({ id: session.id, cwd: session.cwd }),
+  inFlight: new Set(),
+});
+
+export const startSession = async (state: AgentState, cwd: string, options: SessionOptions = {}): Promise<LiveSession> => {
+  const id = newSessionId(state.deps.clock, state.deps.random);
+  const toolbox = toolboxFor(state, options);
+  const history = [systemMessage(await systemPromptFor(state, cwd, toolbox))] as const;
+  const live = liveSessionOf(state, sessionOf(id, cwd, history, state.deps.clock.now()), toolbox);
+  state.sessions.set(id, live);
+  await persistSession(state, live);
+  return live;
 };

@@ -1,15 +1,17 @@
 /** Builds the system prompt of a session's cwd (reading its AGENTS.md through the FileSystem port). */
 import { resolvePath } from "../paths/path.js";
 import { buildSystemPrompt } from "../session/system-prompt.js";
-import type { Agent } from "./agent.js";
+import type { Toolbox } from "../tools/toolbox.js";
+import type { AgentState } from "./agent-state.js";
 
-export const systemPromptFor = async (agent: Agent, cwd: string): Promise<string> => {
-  const agentsMd = (await agent.deps.fs.readText(resolvePath(cwd, "AGENTS.md"))).unwrapOr(undefined);
+export const systemPromptFor = async (state: AgentState, cwd: string, toolbox: Toolbox): Promise<string> => {
+  const agentsMd = (await state.deps.fs.readText(resolvePath(cwd, "AGENTS.md"))).unwrapOr(undefined);
   return buildSystemPrompt({
     cwd,
-    date: new Date(agent.deps.clock.now()).toISOString().slice(0, 10),
-    os: agent.settings.os,
-    skills: agent.deps.skills.list(),
+    date: new Date(state.deps.clock.now()).toISOString().slice(0, 10),
+    os: state.settings.os,
+    tools: toolbox.tools,
+    skills: state.deps.skills.list(),
     agentsMd,
   });
 };

@@ -1,7 +1,9 @@
 /** Compacts a history through the Model port: plan, summarise, splice in the summary message. */
-import { summaryMessage, type History } from "../history/message.js";
+import { err, ok, type Result } from "neverthrow";
+import { summaryMessage, userMessage, type History } from "../history/message.js";
 import type { Clock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
+import { runModelStep } from "../turn/model-step.js";
 import { estimateTokens } from "../turn/token-estimate.js";
 import { planCompaction } from "./plan-compaction.js";
 import { SUMMARY_SYSTEM_PROMPT, summaryRequestText } from "./summary-request.js";
@@ -21,24 +23,14 @@ export type CompactionResult =
 
 export type CompactionDeps = { readonly model: Model; readonly clock: Clock };
 
-const summarise = async (model: Model, text: string, signal: AbortSignal): Promise<{ ok: string } | { err: string }> => {
-  let summary = "";
-  try {
-    for await (const event of model.step({
-      system: SUMMARY_SYSTEM_PROMPT,
-      messages: [{ role: "user", text }],
-      tools: [],
-      signal,
-    })) {
-      if (event.type === "text") summary += event.text;
-      else if (event.type === "error") return { err: event.error.message };
-      else if (event.type === "finish") break;
-    }
-  } catch (thrown) {
-    return { err: String(thrown).split("\n")[0] ?? "summary failed" };
-  }
-  if (signal.aborted) return { err: "cancelled" };
-  return summary.trim() === "" ? { err: "the model returned an empty summary" } : { ok: summary.trim() };
+const NO_TEXT_LISTENER = (): void => undefined;
+
+/** The summary of `text` by the model: one ordinary step, no tools. */
+const summarise = async (model: Model, text: string, signal: AbortSignal): Promise<Result<string, string>> => {
+  const step = await runModelStep(model, { system: SUMMARY_SYSTEM_PROMPT, messages: [userMessage(text)], tools: [], signal }, NO_TEXT_LISTENER);
+  if (step.error !== undefined) return err(step.error.kind === "aborted" ? "cancelled" : step.error.message);
+  const summary = step.text.trim();
+  return summary === "" ? err("the model returned an empty summary") : ok(summary);
 };
 
 export const compactHistory = async (
@@ -51,8 +43,8 @@ export const compactHistory = async (
   if (plan.kind === "nothing") return { kind: "nothing", messages: plan.messageCount, keepLastTurns };
   const started = deps.clock.now();
   const summary = await summarise(deps.model, summaryRequestText(plan.replaced), signal);
-  if ("err" in summary) return { kind: "failed", reason: summary.err };
-  const compacted: History = [history[0], summaryMessage(summary.ok), ...plan.kept];
+  if (summary.isErr()) return { kind: "failed", reason: summary.error };
+  const compacted: History = [history[0], summaryMessage(summary.value), ...plan.kept];
   return {
     kind: "compacted",
     history: compacted,
@@ -60,7 +52,7 @@ export const compactHistory = async (
     kept: plan.kept.length,
     tokens: estimateTokens(compacted),
     seconds: (deps.clock.now() - started) / 1000,
-    summary: summary.ok,
+    summary: summary.value,
   };
 };
 

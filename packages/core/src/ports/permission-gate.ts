@@ -1,5 +1,5 @@
 /** The PermissionGate port: asks the user before a tool touches the machine. */
-import type { ToolCallView } from "../tools/tool-view.js";
+import type { ToolCallView } from "../turn/tool-call-view.js";
 
 export type PermissionDecision = "allow" | "allow_always" | "reject";
 

@@ -1,9 +1,12 @@
 /** What a `session/load` replays: one item per stored element, in order, the system prompt left out. */
-import type { History, ToolResultMessage } from "../history/message.js";
-import { tools } from "../tools/registry.js";
-import type { ToolOutcome } from "../tools/tool.js";
-import { toolKind, toolTitle, type ToolCallView } from "../tools/tool-view.js";
+import * as RA from "fp-ts/lib/ReadonlyArray.js";
+import { pipe } from "fp-ts/lib/function.js";
+import { conversationOf, type History, type Message, type ToolCall, type ToolResultMessage } from "../history/message.js";
+import type { ToolOutcome, ToolPlace } from "../tools/tool.js";
+import type { Toolbox } from "../tools/toolbox.js";
+import { bareView, type ToolCallView } from "../turn/tool-call-view.js";
 
+/** One element of a replay. */
 export type ReplayItem =
   | { readonly type: "user"; readonly text: string }
   | { readonly type: "summary"; readonly text: string }
@@ -11,37 +14,45 @@ export type ReplayItem =
   | {
       readonly type: "tool";
       readonly call: ToolCallView;
-      /** Absent when no response was recorded: replayed as `failed` with no content. */
+      /** Absent when no response was recorded: the call never ended. */
       readonly result: ToolOutcome | undefined;
     };
 
-/** The files a call involves, as the live tool shows them (nothing for an input that does not parse). */
-const locationsOf = (name: string, input: unknown, cwd: string, home: string | undefined): readonly string[] => {
-  const tool = tools.get(name);
-  const parsed = tool?.parse(input);
-  if (tool === undefined || parsed === undefined || parsed.isErr()) return [];
-  return tool.locations(parsed.value, home !== undefined ? { cwd, home } : { cwd });
+/** The call as the live tool showed it: title and files from its input (the bare view when it does not check). */
+const viewOf = (call: ToolCall, result: ToolResultMessage | undefined, toolbox: Toolbox, place: ToolPlace): ToolCallView => {
+  const base = bareView(call, toolbox);
+  const prepared = toolbox.byName.get(call.name)?.prepare(call.input);
+  const diffs = result?.diffs ?? [];
+  const shown = prepared?.isOk() ? { title: prepared.value.title, locations: prepared.value.locations(place) } : { title: base.title, locations: [] };
+  return { ...base, title: shown.title, locations: [...new Set([...shown.locations, ...diffs.map((d) => d.path)])], diffs };
 };
 
-export const replayOf = (history: History, cwd: string, home?: string): readonly ReplayItem[] => {
+const itemsOf =
+  (results: ReadonlyMap<string, ToolResultMessage>, toolbox: Toolbox, place: ToolPlace) =>
+  (message: Message): readonly ReplayItem[] => {
+    switch (message.role) {
+      case "user":
+        return [{ type: message.summary ? "summary" : "user", text: message.text }];
+      case "assistant":
+        return [
+          ...(message.text !== "" ? [{ type: "agent", text: message.text } as const] : []),
+          ...message.toolCalls.map((call): ReplayItem => {
+            const result = results.get(call.id);
+            return {
+              type: "tool",
+              call: viewOf(call, result, toolbox, place),
+              result: result === undefined ? undefined : { status: result.status, output: result.output, diffs: result.diffs ?? [] },
+            };
+          }),
+        ];
+      default:
+        return [];
+    }
+  };
+
+/** The replay of a history: users, summaries, model text and every tool call with its recorded result. */
+export const replayOf = (history: History, toolbox: Toolbox, place: ToolPlace): readonly ReplayItem[] => {
   const results = new Map<string, ToolResultMessage>();
   for (const m of history) if (m.role === "tool") results.set(m.callId, m);
-  const items: ReplayItem[] = [];
-  for (const m of history) {
-    if (m.role === "user") items.push({ type: m.summary ? "summary" : "user", text: m.text });
-    else if (m.role === "assistant") {
-      if (m.text !== "") items.push({ type: "agent", text: m.text });
-      for (const call of m.toolCalls) {
-        const result = results.get(call.id);
-        const diffs = result?.diffs ?? [];
-        const locations = [...new Set([...locationsOf(call.name, call.input, cwd, home), ...diffs.map((d) => d.path)])];
-        items.push({
-          type: "tool",
-          call: { id: call.id, name: call.name, title: toolTitle(call.name, call.input), kind: toolKind(call.name), input: call.input, locations, diffs },
-          result: result === undefined ? undefined : { status: result.status, output: result.output, diffs },
-        });
-      }
-    }
-  }
-  return items;
+  return pipe(conversationOf(history), RA.chain(itemsOf(results, toolbox, place)));
 };

@@ -1,40 +1,26 @@
-/** A live session: its id, cwd, history, allow-always grants and the turns it has in flight. */
+/** A session as a value: its id, cwd, history, allow-always grants and the last reported token count. */
 import type { History } from "../history/message.js";
-import type { FileSystem } from "../ports/file-system.js";
 
+/** One conversation. Replaced, never changed in place, as turns and commands run. */
 export type Session = {
   readonly id: string;
+  /** Absolute; where tools run and relative paths resolve. */
   readonly cwd: string;
-  history: History;
-  /** Tool names the user allowed for the rest of this session. */
-  readonly grants: Set<string>;
-  /** The model's reported input tokens of the last step; undefined once forgotten. */
-  lastInputTokens: number | undefined;
-  /** One controller per prompt running or queued; `session/cancel` aborts them all. */
-  readonly inFlight: Set<AbortController>;
+  /** Milliseconds since the epoch. */
   readonly createdAt: number;
-  /** The session's own file access for tools (e.g. through the editor), when not the agent's. */
-  readonly fs: FileSystem | undefined;
+  readonly history: History;
+  /** Tool names the user allowed for the rest of this session. */
+  readonly grants: ReadonlySet<string>;
+  /** The model's reported input tokens of the last step; undefined once forgotten. */
+  readonly lastInputTokens: number | undefined;
 };
 
-export const createSession = (
-  id: string,
-  cwd: string,
-  history: History,
-  createdAt: number,
-  fs?: FileSystem,
-): Session => ({
+/** A new session value with no grants and no token count. */
+export const sessionOf = (id: string, cwd: string, history: History, createdAt: number): Session => ({
   id,
   cwd,
+  createdAt,
   history,
   grants: new Set(),
   lastInputTokens: undefined,
-  inFlight: new Set(),
-  createdAt,
-  fs,
 });
-
-/** Aborts everything the session has running or queued. */
-export const cancelSession = (session: Session): void => {
-  for (const controller of session.inFlight) controller.abort();
-};

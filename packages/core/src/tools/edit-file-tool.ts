@@ -2,15 +2,17 @@
 import { err, ok, type Result } from "neverthrow";
 import { resolvePath } from "../paths/path.js";
 import { describeFsError } from "../ports/file-system.js";
-import { asObject, optionalBoolean, requiredString } from "./input.js";
-import { completed, failed, type Tool } from "./tool.js";
+import { object } from "../schema/object.js";
+import { boolean, optional, string, type Infer } from "../schema/schema.js";
+import { completed, defineTool, failed } from "./tool.js";
 
-export type EditFileInput = {
-  readonly path: string;
-  readonly oldText: string;
-  readonly newText: string;
-  readonly replaceAll: boolean;
-};
+const editInput = object(
+  { path: string(), old_text: string(), new_text: string(), replace_all: optional(boolean()) },
+  { nullMeansAbsent: true },
+);
+
+/** What `edit_file` is asked to do. */
+export type EditFileInput = Infer<typeof editInput>;
 
 const countOccurrences = (text: string, part: string): number => {
   let count = 0;
@@ -20,46 +22,24 @@ const countOccurrences = (text: string, part: string): number => {
 
 /** The edited text, or why the edit cannot apply (told to the model, never thrown). */
 export const applyEdit = (text: string, input: EditFileInput): Result<string, string> => {
-  if (input.oldText.length === 0) return err("old_text is empty");
-  const count = countOccurrences(text, input.oldText);
+  if (input.old_text.length === 0) return err("old_text is empty");
+  const count = countOccurrences(text, input.old_text);
   if (count === 0) return err(`old_text not found in ${input.path}`);
-  if (count > 1 && !input.replaceAll) {
-    return err(`old_text found ${count} times in ${input.path}; give more context or set replace_all`);
-  }
-  return ok(input.replaceAll ? text.split(input.oldText).join(input.newText) : text.replace(input.oldText, () => input.newText));
+  const all = input.replace_all === true;
+  if (count > 1 && !all) return err(`old_text found ${count} times in ${input.path}; give more context or set replace_all`);
+  return ok(all ? text.split(input.old_text).join(input.new_text) : text.replace(input.old_text, () => input.new_text));
 };
 
-export const editFileTool: Tool<EditFileInput> = {
-  spec: {
-    name: "edit_file",
-    description:
-      "Replace an exact piece of text in a file. old_text must match exactly once unless replace_all is true.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        path: { type: "string" },
-        old_text: { type: "string" },
-        new_text: { type: "string" },
-        replace_all: { type: "boolean" },
-      },
-      required: ["path", "old_text", "new_text"],
-      additionalProperties: false,
-    },
-  },
+export const editFileTool = defineTool({
+  name: "edit_file",
+  description: "Replace an exact piece of text in a file. old_text must match exactly once unless replace_all is true.",
+  guidance: "replace an exact piece of text in a file; include enough context to match once.",
+  kind: "edit",
+  counts: "file",
   gated: true,
-  parse: (input) =>
-    asObject(input).andThen((fields) =>
-      requiredString(fields, "path").andThen((path) =>
-        requiredString(fields, "old_text").andThen((oldText) =>
-          requiredString(fields, "new_text").andThen((newText) =>
-            optionalBoolean(fields, "replace_all").andThen((replaceAll) =>
-              ok({ path, oldText, newText, replaceAll: replaceAll ?? false }),
-            ),
-          ),
-        ),
-      ),
-    ),
-  locations: (input, ctx) => [resolvePath(ctx.cwd, input.path, ctx.home)],
+  input: editInput,
+  title: (input) => `edit_file: ${input.path}`,
+  locations: (input, place) => [resolvePath(place.cwd, input.path, place.home)],
   preview: async (input, ctx) => {
     const path = resolvePath(ctx.cwd, input.path, ctx.home);
     const text = (await ctx.fs.readText(path)).unwrapOr(null);
@@ -81,4 +61,4 @@ export const editFileTool: Tool<EditFileInput> = {
       (e) => failed(`[edit_file failed: ${describeFsError(e)}]`),
     );
   },
-};
+});

@@ -1,12 +1,10 @@
 /** `read_file {path, offset?, limit?}`: a file's text, by 1-based line range. */
-import { ok } from "neverthrow";
 import { resolvePath } from "../paths/path.js";
 import { describeFsError } from "../ports/file-system.js";
-import { asObject, optionalNumber, requiredString } from "./input.js";
-import { completed, failed, noPreview, type Tool } from "./tool.js";
+import { object } from "../schema/object.js";
+import { number, optional, string } from "../schema/schema.js";
+import { completed, defineTool, failed } from "./tool.js";
 import { truncateMiddle } from "./truncate.js";
-
-export type ReadFileInput = { readonly path: string; readonly offset?: number; readonly limit?: number };
 
 const DEFAULT_LIMIT = 2000;
 
@@ -21,35 +19,26 @@ export const sliceLines = (text: string, offset = 1, limit = DEFAULT_LIMIT): str
   return `[lines ${start}-${end} of ${lines.length}]\n${lines.slice(start - 1, end).join("\n")}\n`;
 };
 
-export const readFileTool: Tool<ReadFileInput> = {
-  spec: {
-    name: "read_file",
-    description: "Read a text file. Relative paths are resolved against the session's working directory.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        path: { type: "string" },
-        offset: { type: "number", description: "First line to read, 1-based" },
-        limit: { type: "number", description: "Number of lines to read" },
-      },
-      required: ["path"],
-      additionalProperties: false,
-    },
-  },
+export const readFileTool = defineTool({
+  name: "read_file",
+  description: "Read a text file. Relative paths are resolved against the session's working directory.",
+  guidance: "read a text file (1-based offset and limit for long files).",
+  kind: "read",
+  counts: "file",
   gated: true,
-  parse: (input) =>
-    asObject(input).andThen((fields) =>
-      requiredString(fields, "path").andThen((path) =>
-        optionalNumber(fields, "offset").andThen((offset) =>
-          optionalNumber(fields, "limit").andThen((limit) => ok({ path, offset, limit })),
-        ),
-      ),
-    ),
-  locations: (input, ctx) => [resolvePath(ctx.cwd, input.path, ctx.home)],
-  preview: noPreview,
+  input: object(
+    {
+      path: string(),
+      offset: optional(number({ min: 0, description: "First line to read, 1-based" })),
+      limit: optional(number({ min: 0, description: "Number of lines to read" })),
+    },
+    { nullMeansAbsent: true },
+  ),
+  title: (input) => `read_file: ${input.path}`,
+  locations: (input, place) => [resolvePath(place.cwd, input.path, place.home)],
   run: async (input, ctx) =>
     (await ctx.fs.readText(resolvePath(ctx.cwd, input.path, ctx.home))).match(
       (text) => completed(truncateMiddle(sliceLines(text, input.offset, input.limit), ctx.limits.maxOutputBytes)),
       (e) => failed(`[read_file failed: ${describeFsError(e)}]`),
     ),
-};
+});

@@ -1,25 +1,17 @@
 /** `read_skill {name}`: a skill's instructions and the list of its other files. Never gated. */
-import { ok } from "neverthrow";
-import { asObject, requiredString } from "./input.js";
-import { completed, failed, noPreview, type Tool } from "./tool.js";
+import { object } from "../schema/object.js";
+import { string } from "../schema/schema.js";
+import { completed, defineTool, failed } from "./tool.js";
 
-export type ReadSkillInput = { readonly name: string };
-
-export const readSkillTool: Tool<ReadSkillInput> = {
-  spec: {
-    name: "read_skill",
-    description: "Read a skill of the catalogue: its instructions and the files it ships (scripts you can run with bash).",
-    inputSchema: {
-      type: "object",
-      properties: { name: { type: "string" } },
-      required: ["name"],
-      additionalProperties: false,
-    },
-  },
+export const readSkillTool = defineTool({
+  name: "read_skill",
+  description: "Read a skill of the catalogue: its instructions and the files it ships (scripts you can run with bash).",
+  guidance: "read a skill's instructions before following it.",
+  kind: "read",
+  counts: "skill",
   gated: false,
-  parse: (input) => asObject(input).andThen((fields) => requiredString(fields, "name").andThen((name) => ok({ name }))),
-  locations: () => [],
-  preview: noPreview,
+  input: object({ name: string() }),
+  title: (input) => `read_skill: ${input.name}`,
   run: async (input, ctx) =>
     (await ctx.skills.read(input.name)).match(
       (skill) => {
@@ -33,4 +25,4 @@ export const readSkillTool: Tool<ReadSkillInput> = {
             : `[read_skill failed: ${e.message}]`,
         ),
     ),
-};
+});

@@ -1,4 +1,8 @@
-/** What a tool is to the engine: its schema for the model, input parsing, and execution. */
+/**
+ * Tools as values: `defineTool` declares a tool whole — its name and description for the model, one
+ * input schema (JSON Schema, check and TypeScript type at once), how a call reads to the user (title,
+ * kind, files), whether the user is asked first, what it counts as, and what it does.
+ */
 import type { Result } from "neverthrow";
 import type { FileDiff } from "../history/message.js";
 import type { ChangeTracker } from "../ports/change-tracker.js";
@@ -6,50 +10,113 @@ import type { FileSystem } from "../ports/file-system.js";
 import type { ToolSpec } from "../ports/model.js";
 import type { Shell } from "../ports/shell.js";
 import type { SkillCatalogue } from "../ports/skill-catalogue.js";
+import { inputProblemText } from "../schema/problem-text.js";
+import type { Schema } from "../schema/schema.js";
 
+/** How an editor shows a call (ACP's tool kinds). */
+export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+
+/** What a call that ran counts as in the turn's summary line: commands, file operations or skills. */
+export type ToolCategory = "command" | "file" | "skill";
+
+/** Limits every tool honours. */
 export type ToolLimits = {
+  /** Default timeout of a shell command, in milliseconds. */
   readonly bashTimeoutMs: number;
+  /** Output kept for the model (head and tail), in UTF-8 bytes. */
   readonly maxOutputBytes: number;
 };
 
-/** Where relative paths of a tool call resolve. */
+/** Where relative paths of a tool call resolve: the session's cwd, and `~`. */
 export type ToolPlace = { readonly cwd: string; readonly home?: string };
 
+/** What a running tool may use: the session's place, the ports, the limits and the turn's signal. */
 export type ToolContext = ToolPlace & {
   readonly fs: FileSystem;
   readonly shell: Shell;
   readonly skills: SkillCatalogue;
   readonly limits: ToolLimits;
+  /** Aborted when the user cancels the turn. */
   readonly signal: AbortSignal;
-  /** Reports the files a bash call changed; absent: no diffs for bash. */
+  /** Reports the files a shell command changed; absent: no diffs for commands. */
   readonly changes?: ChangeTracker;
-  /** A line for the operator's log (stderr), e.g. that file changes cannot be tracked here. */
-  readonly warn?: (line: string) => void;
+  /** A line for the operator's log (each distinct line is written once). */
+  readonly warn: (line: string) => void;
 };
 
+/** How a call ended: its status, the text the model receives, and the files it changed. */
 export type ToolOutcome = {
   readonly status: "completed" | "failed";
   readonly output: string;
   readonly diffs: readonly FileDiff[];
 };
 
-export type Tool<Input> = {
-  readonly spec: ToolSpec;
-  /** Whether the user is asked before it runs. */
+/** Everything that declares a tool; `Input` is the type its schema checks. */
+export type ToolDefinition<Input> = {
+  /** The name the model calls it by; matched exactly (a differently cased name is unknown). */
+  readonly name: string;
+  /** What the model is told the tool does. */
+  readonly description: string;
+  /** Its line in the system prompt's tool list; the description when absent. */
+  readonly guidance?: string;
+  readonly kind: ToolKind;
+  /** What a call that ran counts as in the turn's summary; absent: not counted. */
+  readonly counts?: ToolCategory;
+  /** Whether the user is asked before each call runs. */
   readonly gated: boolean;
-  readonly parse: (input: unknown) => Result<Input, string>;
+  readonly input: Schema<Input>;
+  /** The call's title for the user, e.g. `bash: ls`. */
+  readonly title: (input: Input) => string;
   /** Absolute paths of the files the call involves. */
-  readonly locations: (input: Input, where: ToolPlace) => readonly string[];
-  /** The change an edit would make, shown before permission is asked. */
-  readonly preview: (input: Input, ctx: ToolContext) => Promise<readonly FileDiff[]>;
-  /** Never throws: failures are `failed` outcomes with a message for the model. */
+  readonly locations?: (input: Input, place: ToolPlace) => readonly string[];
+  /** The change the call would make, shown before the user is asked. Never throws. */
+  readonly preview?: (input: Input, ctx: ToolContext) => Promise<readonly FileDiff[]>;
+  /** Runs the call. Never throws: a failure is a `failed` outcome with a message for the model. */
   readonly run: (input: Input, ctx: ToolContext) => Promise<ToolOutcome>;
 };
 
-export const completed = (output: string, diffs: readonly FileDiff[] = []): ToolOutcome => ({
-  status: "completed",
-  output,
-  diffs,
+/** A call whose input checked: what the engine shows, asks about and runs. */
+export type PreparedCall = {
+  readonly title: string;
+  readonly locations: (place: ToolPlace) => readonly string[];
+  readonly preview: (ctx: ToolContext) => Promise<readonly FileDiff[]>;
+  readonly run: (ctx: ToolContext) => Promise<ToolOutcome>;
+};
+
+/** A tool as the engine holds it, whatever its input type. Made by {@link defineTool}. */
+export type Tool = {
+  readonly spec: ToolSpec;
+  readonly guidance: string;
+  readonly kind: ToolKind;
+  readonly counts: ToolCategory | undefined;
+  readonly gated: boolean;
+  /** Checks a call's input: the prepared call, or why the input is refused (for the model). */
+  readonly prepare: (input: unknown) => Result<PreparedCall, string>;
+};
+
+const NO_DIFFS: readonly FileDiff[] = [];
+
+/** Declares a tool. */
+export const defineTool = <Input>(definition: ToolDefinition<Input>): Tool => ({
+  spec: { name: definition.name, description: definition.description, inputSchema: definition.input.jsonSchema },
+  guidance: definition.guidance ?? definition.description,
+  kind: definition.kind,
+  counts: definition.counts,
+  gated: definition.gated,
+  prepare: (raw) =>
+    definition.input
+      .check(raw)
+      .mapErr(inputProblemText)
+      .map((input) => ({
+        title: definition.title(input),
+        locations: (place) => definition.locations?.(input, place) ?? [],
+        preview: async (ctx) => (definition.preview === undefined ? NO_DIFFS : definition.preview(input, ctx)),
+        run: (ctx) => definition.run(input, ctx),
+      })),
 });
-export const failed = (output: string): ToolOutcome => ({ status: "failed", output, diffs: [] });
-export const noPreview = async (): Promise<readonly FileDiff[]> => [];
+
+/** A completed outcome. */
+export const completed = (output: string, diffs: readonly FileDiff[] = []): ToolOutcome => ({ status: "completed", output, diffs });
+
+/** A failed outcome (the tool failed or did not run). */
+export const failed = (output: string, diffs: readonly FileDiff[] = []): ToolOutcome => ({ status: "failed", output, diffs });

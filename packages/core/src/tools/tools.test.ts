@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { inMemoryFileSystem, inMemorySkillCatalogue, scriptedShell } from "../testing/index.js";
 import { applyEdit, editFileTool } from "./edit-file-tool.js";
 import { readFileTool, sliceLines } from "./read-file-tool.js";
-import type { ToolContext } from "./tool.js";
-import { toolKind, toolTitle } from "./tool-view.js";
+import { bashTool } from "./bash-tool.js";
+import { builtinTools } from "./builtin-tools.js";
+import { readSkillTool } from "./read-skill-tool.js";
+import type { Tool, ToolContext } from "./tool.js";
 import { truncateMiddle } from "./truncate.js";
 import { writeFileTool } from "./write-file-tool.js";
 
@@ -14,21 +16,48 @@ const ctx = (files: Record<string, string> = {}): ToolContext & { fs: ReturnType
   skills: inMemorySkillCatalogue(),
   limits: { bashTimeoutMs: 1000, maxOutputBytes: 200 },
   signal: new AbortController().signal,
+  warn: () => undefined,
 });
+
+/** The call of `tool` with `input`, which must check. */
+const call = (tool: Tool, input: unknown) => tool.prepare(input)._unsafeUnwrap();
 
 describe("titles and kinds", () => {
   it("follow the spec", () => {
-    expect(toolTitle("bash", { command: "ls -la" })).toBe("bash: ls -la");
-    expect(toolTitle("edit_file", { path: "a/b.ts" })).toBe("edit_file: a/b.ts");
-    expect(toolTitle("read_skill", { name: "greetings" })).toBe("read_skill: greetings");
-    expect([toolKind("bash"), toolKind("read_file"), toolKind("read_skill"), toolKind("write_file"), toolKind("edit_file"), toolKind("zap")]).toEqual([
-      "execute", "read", "read", "edit", "edit", "execute",
+    expect(call(bashTool, { command: "ls -la" }).title).toBe("bash: ls -la");
+    expect(call(editFileTool, { path: "a/b.ts", old_text: "a", new_text: "b" }).title).toBe("edit_file: a/b.ts");
+    expect(call(readSkillTool, { name: "greetings" }).title).toBe("read_skill: greetings");
+    expect(builtinTools.map((t) => [t.spec.name, t.kind, t.gated, t.counts])).toEqual([
+      ["bash", "execute", true, "command"],
+      ["read_file", "read", true, "file"],
+      ["write_file", "edit", true, "file"],
+      ["edit_file", "edit", true, "file"],
+      ["read_skill", "read", false, "skill"],
     ]);
   });
 });
 
+describe("tool input", () => {
+  it("is checked by the one schema the model is shown", () => {
+    expect(bashTool.spec.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        command: { type: "string", description: "The command line, run with bash -c" },
+        timeout_seconds: { type: "number", minimum: 0, description: "Kill the command after this many seconds" },
+      },
+      required: ["command"],
+      additionalProperties: false,
+    });
+    expect(bashTool.prepare({ command: 1 })._unsafeUnwrapErr()).toBe('"command" must be a string');
+    expect(bashTool.prepare([])._unsafeUnwrapErr()).toBe("input must be an object");
+    expect(bashTool.prepare({ command: "ls", timeout_seconds: -1 })._unsafeUnwrapErr()).toBe('"timeout_seconds" must be a non-negative number');
+    expect(bashTool.prepare({ command: "ls", timeout_seconds: null, extra: 1 }).isOk()).toBe(true);
+    expect(editFileTool.prepare({ path: "f", old_text: "a", new_text: "b", replace_all: "yes" })._unsafeUnwrapErr()).toBe('"replace_all" must be true or false');
+  });
+});
+
 describe("edit_file", () => {
-  const input = (oldText: string, newText: string, replaceAll = false) => ({ path: "f", oldText, newText, replaceAll });
+  const input = (old_text: string, new_text: string, replace_all = false) => ({ path: "f", old_text, new_text, replace_all });
   it("replaces an exact, unique match", () => {
     expect(applyEdit("a b c", input("b", "x"))._unsafeUnwrap()).toBe("a x c");
     expect(applyEdit("a $& c", input("$&", "$1"))._unsafeUnwrap()).toBe("a $1 c");
@@ -40,7 +69,7 @@ describe("edit_file", () => {
   });
   it("reports a failure to the model without writing", async () => {
     const c = ctx({ "/w/f": "one" });
-    const outcome = await editFileTool.run(input("two", "three"), c);
+    const outcome = await call(editFileTool, input("two", "three")).run(c);
     expect(outcome).toEqual({ status: "failed", output: "[edit_file failed: old_text not found in f]", diffs: [] });
     expect(c.fs.files.get("/w/f")).toBe("one");
   });
@@ -54,17 +83,17 @@ describe("read_file", () => {
   });
   it("fails clearly on a missing or binary file", async () => {
     const c = ctx({ "/w/bin": "\u0000\u0001" });
-    expect((await readFileTool.run({ path: "nope" }, c)).output).toBe("[read_file failed: no such file or directory: /w/nope]");
-    expect((await readFileTool.run({ path: "bin" }, c)).output).toBe("[read_file failed: binary file, not shown: /w/bin]");
+    expect((await call(readFileTool, { path: "nope" }).run(c)).output).toBe("[read_file failed: no such file or directory: /w/nope]");
+    expect((await call(readFileTool, { path: "bin" }).run(c)).output).toBe("[read_file failed: binary file, not shown: /w/bin]");
   });
 });
 
 describe("write_file", () => {
   it("previews the change and records it as a diff", async () => {
     const c = ctx({ "/w/a": "old" });
-    expect(await writeFileTool.preview({ path: "a", content: "new" }, c)).toEqual([{ path: "/w/a", oldText: "old", newText: "new" }]);
-    expect(await writeFileTool.preview({ path: "b", content: "new" }, c)).toEqual([{ path: "/w/b", oldText: null, newText: "new" }]);
-    const outcome = await writeFileTool.run({ path: "sub/c", content: "x" }, c);
+    expect(await call(writeFileTool, { path: "a", content: "new" }).preview(c)).toEqual([{ path: "/w/a", oldText: "old", newText: "new" }]);
+    expect(await call(writeFileTool, { path: "b", content: "new" }).preview(c)).toEqual([{ path: "/w/b", oldText: null, newText: "new" }]);
+    const outcome = await call(writeFileTool, { path: "sub/c", content: "x" }).run(c);
     expect(outcome.diffs).toEqual([{ path: "/w/sub/c", oldText: null, newText: "x" }]);
   });
 });

@@ -1,6 +1,6 @@
 /** What the engine tells its front end while a turn runs. */
 import type { ToolOutcome } from "../tools/tool.js";
-import type { ToolCallView } from "../tools/tool-view.js";
+import type { ToolCallView } from "./tool-call-view.js";
 
 export type TurnEvent =
   /** A streamed piece of the model's answer, whitespace preserved. */

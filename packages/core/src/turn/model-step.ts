@@ -1,11 +1,14 @@
-/** Consumes one streamed model step: forwards text at once, collects tool calls and usage. */
+/**
+ * Consumes one streamed model step: forwards text as it comes, collects tool calls and usage. The one
+ * reading of the Model port: turns and compaction summaries both go through it.
+ */
 import { nestsDeeperThan, TOO_DEEP_INPUT } from "../history/input-depth.js";
-import type { Message } from "../history/message.js";
-import type { Model, ModelError, ToolSpec, Usage } from "../ports/model.js";
-import type { Emit } from "./events.js";
+import type { ModelError, ModelRequest, Model, Usage } from "../ports/model.js";
 
+/** A tool call as the model asked for it (its id is replaced by mm's own). */
 export type StepCall = { readonly name: string; readonly input: unknown };
 
+/** What one step produced. Tool calls are dropped when the step failed. */
 export type StepResult = {
   readonly text: string;
   readonly calls: readonly StepCall[];
@@ -13,23 +16,18 @@ export type StepResult = {
   readonly error: ModelError | undefined;
 };
 
-export const runModelStep = async (
-  model: Model,
-  system: string,
-  messages: readonly Message[],
-  tools: readonly ToolSpec[],
-  signal: AbortSignal,
-  emit: Emit,
-): Promise<StepResult> => {
+/** Runs one step; `onText` receives each text delta at once. Never throws. */
+export const runModelStep = async (model: Model, request: ModelRequest, onText: (text: string) => void): Promise<StepResult> => {
+  const { signal } = request;
   let text = "";
   const calls: StepCall[] = [];
   let usage: Usage | undefined;
   let error: ModelError | undefined;
   try {
-    for await (const event of model.step({ system, messages, tools, signal })) {
+    for await (const event of model.step(request)) {
       if (event.type === "text") {
         text += event.text;
-        emit({ type: "text", text: event.text });
+        onText(event.text);
       } else if (event.type === "tool-call") {
         calls.push({ name: event.name, input: nestsDeeperThan(event.input) ? TOO_DEEP_INPUT : event.input });
       } else if (event.type === "finish") {

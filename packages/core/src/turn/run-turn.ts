@@ -1,6 +1,7 @@
 /**
- * The turn engine: model step → tool calls (gated, in order) → next step, until the model stops,
- * the user cancels, the step limit or the loop detector ends it. History in, events and history out.
+ * The turn engine: model step → tool calls (gated, in order) → next step, until the model stops, the
+ * user cancels, or the step limit or the loop detector ends it. A function over values: the session's
+ * history, grants and token count in; events while it runs; every change in its outcome.
  */
 import { compactHistory, compactionLine } from "../compaction/compact-history.js";
 import { assistantMessage, userMessage, type History, type Message, type ToolCall } from "../history/message.js";
@@ -13,15 +14,16 @@ import type { PermissionGate } from "../ports/permission-gate.js";
 import type { Shell } from "../ports/shell.js";
 import type { SkillCatalogue } from "../ports/skill-catalogue.js";
 import type { CallIds } from "../session/call-ids.js";
-import { toolSpecs } from "../tools/registry.js";
-import { toolKind, toolTitle } from "../tools/tool-view.js";
-import type { ToolLimits } from "../tools/tool.js";
+import type { ToolCategory, ToolContext, ToolLimits } from "../tools/tool.js";
+import type { Toolbox } from "../tools/toolbox.js";
 import type { Emit } from "./events.js";
-import { executeCall, type CallCategory, type CallOutcome } from "./execute-call.js";
+import { executeCall, refusedCall, type CallOutcome } from "./execute-call.js";
 import { createLoopDetector } from "./loop-detector.js";
 import { runModelStep } from "./model-step.js";
+import { bareView } from "./tool-call-view.js";
 import { estimateTokens } from "./token-estimate.js";
 
+/** The ports a turn uses. */
 export type EngineDeps = {
   readonly model: Model;
   readonly fs: FileSystem;
@@ -31,81 +33,81 @@ export type EngineDeps = {
   readonly callIds: CallIds;
   readonly clock: Clock;
   /** Reports what each bash call changed on disk; absent, bash results carry no diffs. */
-  readonly changes?: ChangeTracker;
-  /** Operator log (stderr); each distinct warning of a tool is written once. */
-  readonly log?: (line: string) => void;
+  readonly changes?: ChangeTracker | undefined;
+  /** Operator log for tools; each distinct line once. */
+  readonly warn: (line: string) => void;
 };
 
+/** How turns run: limits, the context window and when to compact. */
 export type TurnSettings = {
+  /** Model steps per turn before it ends `max_turn_requests`. */
   readonly maxSteps: number;
+  /** Identical tool calls in a row before they are refused. */
   readonly loopRepeats: number;
   readonly limits: ToolLimits;
+  /** Tokens the model can take, shown to the user beside the tokens in use. */
   readonly contextWindow: number;
   /** Input tokens at which the history is compacted before the next step. */
   readonly compactThreshold: number;
+  /** Turns a compaction keeps verbatim. */
   readonly keepLastTurns: number;
+  /** The home directory `~` paths resolve under, when there is one. */
   readonly home?: string;
 };
 
+/** One turn to run: the session's state, the user's text, where events go. */
 export type TurnRequest = {
   readonly sessionId: string;
   readonly cwd: string;
   readonly history: History;
-  /** Allow-always grants of the session; the engine adds to it. */
-  readonly grants: Set<string>;
+  /** Tools the user allowed for the rest of the session. */
+  readonly grants: ReadonlySet<string>;
   readonly lastInputTokens: number | undefined;
   readonly text: string;
+  readonly toolbox: Toolbox;
   /** The session's own file access (the editor's buffers), when it has one; else `deps.fs`. */
   readonly fs?: FileSystem;
   readonly signal: AbortSignal;
   readonly emit: Emit;
+  /**
+   * Called with the history so far after each model step and each tool call, once the question has
+   * an answer (to keep it on disk as the turn goes).
+   */
+  readonly onProgress?: (history: History) => void;
 };
 
+/** Why a turn ended. */
 export type StopReason = "end_turn" | "cancelled" | "max_turn_requests" | "failed";
 
+/** The tool calls that ran in a turn, by what they count as. */
 export type TurnCounts = { readonly commands: number; readonly fileOps: number; readonly skills: number };
 
+/** Everything a turn changed, and how it ended. */
 export type TurnOutcome = {
   readonly history: History;
+  readonly grants: ReadonlySet<string>;
+  readonly lastInputTokens: number | undefined;
   readonly stopReason: StopReason;
   /** One-line explanation when `stopReason` is `failed`. */
   readonly error?: string;
   readonly counts: TurnCounts;
-  readonly lastInputTokens: number | undefined;
 };
 
-const countsOf = (ran: readonly CallCategory[]): TurnCounts => ({
+const countsOf = (ran: readonly ToolCategory[]): TurnCounts => ({
   commands: ran.filter((c) => c === "command").length,
   fileOps: ran.filter((c) => c === "file").length,
   skills: ran.filter((c) => c === "skill").length,
 });
 
-const warned = new WeakMap<(line: string) => void, Set<string>>();
-
-/** The log, writing each distinct line once for the life of the process. */
-const onceEach = (log: (line: string) => void) => (line: string): void => {
-  const seen = warned.get(log) ?? new Set<string>();
-  warned.set(log, seen);
-  if (seen.has(line)) return;
-  seen.add(line);
-  log(line);
-};
-
-/** A tool or port that broke its never-throw contract: the call fails, the turn and its history go on. */
-const brokenCall = (call: ToolCall, thrown: unknown, emit: Emit): CallOutcome => {
-  const output = `[${call.name} failed unexpectedly: ${String(thrown instanceof Error ? thrown.message : thrown).split("\n")[0]}]`;
-  emit({ type: "tool-done", call: { id: call.id, name: call.name, title: toolTitle(call.name, call.input), kind: toolKind(call.name), input: call.input, locations: [], diffs: [] }, status: "failed", output, diffs: [] });
-  return { result: { role: "tool", callId: call.id, toolName: call.name, status: "failed", output }, ran: undefined, stopTurn: false };
-};
-
 export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request: TurnRequest): Promise<TurnOutcome> => {
-  const { signal, emit } = request;
+  const { signal, emit, toolbox } = request;
   const question = userMessage(request.text);
-  let history: Message[] = [...request.history, question];
+  let history: History = [...request.history, question];
+  const grants = new Set(request.grants);
   let lastInputTokens = request.lastInputTokens;
-  const ran: CallCategory[] = [];
+  const ran: ToolCategory[] = [];
   const loop = createLoopDetector(settings.loopRepeats);
-  const ctx = {
+  const ctx: ToolContext = {
     cwd: request.cwd,
     ...(settings.home !== undefined ? { home: settings.home } : {}),
     fs: request.fs ?? deps.fs,
@@ -114,45 +116,55 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     limits: settings.limits,
     signal,
     ...(deps.changes !== undefined ? { changes: deps.changes } : {}),
-    ...(deps.log !== undefined ? { warn: onceEach(deps.log) } : {}),
+    warn: deps.warn,
+  };
+  const append = (message: Message): void => {
+    history = [...history, message];
+  };
+  const answered = (): boolean => history[history.length - 1] !== question;
+  const progress = (): void => {
+    if (answered()) request.onProgress?.(history);
   };
 
   const end = (stopReason: StopReason, error?: string): TurnOutcome => {
-    const unanswered = history[history.length - 1] === question;
-    const kept = unanswered ? history.slice(0, -1) : history;
     return {
-      history: kept as unknown as History,
+      history: answered() ? history : [history[0], ...history.slice(1, -1)],
+      grants,
+      lastInputTokens,
       stopReason,
       ...(error !== undefined ? { error } : {}),
       counts: countsOf(ran),
-      lastInputTokens,
     };
   };
 
   let compactionFailed = false;
   const maybeCompact = async (): Promise<void> => {
     if (compactionFailed || lastInputTokens === undefined || lastInputTokens < settings.compactThreshold) return;
-    const keep = Math.max(1, settings.keepLastTurns);
-    const result = await compactHistory(deps, history as unknown as History, keep, signal);
+    const result = await compactHistory(deps, history, Math.max(1, settings.keepLastTurns), signal);
     if (result.kind === "nothing" || signal.aborted) return;
-    const line = compactionLine(result);
-    emit({ type: "compaction", outcome: result.kind, line, summary: result.kind === "compacted" ? result.summary : undefined });
+    emit({ type: "compaction", outcome: result.kind, line: compactionLine(result), summary: result.kind === "compacted" ? result.summary : undefined });
     if (result.kind !== "compacted") {
       compactionFailed = true;
       return;
     }
-    history = [...result.history];
+    history = result.history;
     lastInputTokens = undefined;
   };
 
+  const onText = (text: string): void => emit({ type: "text", text });
   for (let step = 0; step < settings.maxSteps; step++) {
     if (signal.aborted) return end("cancelled");
     await maybeCompact();
     if (signal.aborted) return end("cancelled");
-    const [system, ...conversation] = history as unknown as History;
-    const result = await runModelStep(deps.model, system.text, withAllToolResults(conversation), toolSpecs, signal, emit);
+    const [system, ...conversation] = history;
+    const result = await runModelStep(
+      deps.model,
+      { system: system.text, messages: withAllToolResults(conversation), tools: toolbox.specs, signal },
+      onText,
+    );
     const calls: ToolCall[] = result.calls.map((c) => ({ id: deps.callIds.next(), name: c.name, input: c.input }));
-    if (result.text !== "" || calls.length > 0) history.push(assistantMessage(result.text, calls));
+    if (result.text !== "" || calls.length > 0) append(assistantMessage(result.text, calls));
+    progress();
     if (result.error !== undefined) {
       return result.error.kind === "aborted" || signal.aborted ? end("cancelled") : end("failed", result.error.message);
     }
@@ -162,12 +174,14 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     emit({ type: "usage", used, size: settings.contextWindow });
     if (calls.length === 0) return end("end_turn");
     for (const call of calls) {
-      const outcome = await executeCall(
-        { sessionId: request.sessionId, gate: deps.gate, grants: request.grants, loop, ctx, emit },
-        call,
-      ).catch((thrown: unknown) => brokenCall(call, thrown, emit));
-      if (outcome.result !== undefined) history.push(outcome.result);
+      const outcome = await executeCall({ sessionId: request.sessionId, gate: deps.gate, grants, loop, toolbox, ctx, emit }, call).catch(
+        (thrown: unknown): CallOutcome =>
+          refusedCall(call, bareView(call, toolbox), `[${call.name} failed unexpectedly: ${String(thrown instanceof Error ? thrown.message : thrown).split("\n")[0]}]`, emit),
+      );
+      if (outcome.result !== undefined) append(outcome.result);
+      if (outcome.granted !== undefined) grants.add(outcome.granted);
       if (outcome.ran !== undefined) ran.push(outcome.ran);
+      progress();
       if (signal.aborted) return end("cancelled");
       if (outcome.stopTurn) {
         emit({ type: "notice", text: "\n[turn stopped: the same tool call kept repeating]\n" });

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { INITIAL_RETRY_DELAY_MS, retryDelayMs, withRetries, type RetryNotice } from "./retry.js";
+
+const failure = (retryable: boolean, headers?: Record<string, string>) =>
+  Object.assign(new Error(retryable ? "busy" : "bad"), { isRetryable: retryable, ...(headers ? { responseHeaders: headers } : {}) });
+
+/** Runs withRetries over scripted outcomes with a sleep that only records. */
+const run = async (outcomes: readonly (Error | string)[], maxRetries = 2) => {
+  const slept: number[] = [];
+  const notices: RetryNotice[] = [];
+  let attempts = 0;
+  const result = await withRetries(
+    async () => {
+      const outcome = outcomes[attempts++]!;
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    },
+    { maxRetries, signal: new AbortController().signal, sleep: async (ms) => void slept.push(ms), onRetry: (n) => notices.push(n) },
+  ).then((value) => ({ value }), (error: Error & { errors?: unknown[] }) => ({ error }));
+  return { result, slept, notices, attempts };
+};
+
+describe("withRetries", () => {
+  it("waits 2 s, then 4 s, between retryable failures, announcing each", async () => {
+    const r = await run([failure(true), failure(true), "ok"]);
+    expect(r.result).toEqual({ value: "ok" });
+    expect(r.slept).toEqual([INITIAL_RETRY_DELAY_MS, 2 * INITIAL_RETRY_DELAY_MS]);
+    expect(r.notices.map((n) => [n.retry, n.of, n.delayMs])).toEqual([
+      [1, 2, 2000],
+      [2, 2, 4000],
+    ]);
+  });
+
+  it("gives up after maxRetries with every error, and never retries what is not retryable", async () => {
+    const spent = await run([failure(true), failure(true), failure(true)]);
+    expect("error" in spent.result && spent.result.error.name).toBe("AI_RetryError");
+    expect(spent.attempts).toBe(3);
+    const refused = await run([failure(false), "never"]);
+    expect("error" in refused.result && refused.result.error.message).toBe("bad");
+    expect(refused.slept).toEqual([]);
+  });
+
+  it("honours the server's retry-after-ms and retry-after", () => {
+    expect(retryDelayMs(failure(true, { "retry-after-ms": "5" }), 2000)).toBe(5);
+    expect(retryDelayMs(failure(true, { "retry-after": "3" }), 2000)).toBe(3000);
+    expect(retryDelayMs(failure(true, { "retry-after": "600" }), 2000)).toBe(2000);
+    expect(retryDelayMs(failure(true), 4000)).toBe(4000);
+  });
+});

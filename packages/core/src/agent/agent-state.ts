@@ -1,0 +1,75 @@
+/**
+ * The agent's state, owned in one place: its ports and settings, the live sessions, the process-wide
+ * turn queue and call-id counter. Only the functions of this folder see it; embedders and front ends
+ * get the {@link Agent} record of `create-agent.ts`.
+ */
+import type { ChangeTracker } from "../ports/change-tracker.js";
+import type { Clock, RandomHex } from "../ports/clock.js";
+import type { FileSystem } from "../ports/file-system.js";
+import type { Model } from "../ports/model.js";
+import type { PermissionGate } from "../ports/permission-gate.js";
+import type { SessionStore } from "../ports/session-store.js";
+import type { Shell } from "../ports/shell.js";
+import type { SkillCatalogue } from "../ports/skill-catalogue.js";
+import type { CallIds } from "../session/call-ids.js";
+import type { Session } from "../session/session.js";
+import type { TurnQueue } from "../session/turn-queue.js";
+import type { Tool } from "../tools/tool.js";
+import type { Toolbox } from "../tools/toolbox.js";
+import type { TurnSettings } from "../turn/run-turn.js";
+
+/** The ports an agent runs on. */
+export type AgentDeps = {
+  readonly model: Model;
+  /** The local files: tools (unless a session has its own), `@path` attachments, AGENTS.md. */
+  readonly fs: FileSystem;
+  readonly shell: Shell;
+  readonly skills: SkillCatalogue;
+  /** Asked before every gated tool call. */
+  readonly gate: PermissionGate;
+  readonly clock: Clock;
+  readonly random: RandomHex;
+  /** Keeps sessions on disk; absent, sessions live in memory only and cannot be loaded. */
+  readonly store?: SessionStore | undefined;
+  /** Reports what each bash call changed on disk; absent, bash results carry no diffs. */
+  readonly changes?: ChangeTracker | undefined;
+  /** The tools every session has; the five built-in ones when absent. */
+  readonly tools?: readonly Tool[] | undefined;
+  /** A session's own file access for its tools (e.g. through the editor), when not `fs`. */
+  readonly sessionFs?: ((session: { readonly id: string; readonly cwd: string }) => FileSystem | undefined) | undefined;
+  /** A line for the operator (stderr in the ACP app); nothing is logged when absent. */
+  readonly log?: ((line: string) => void) | undefined;
+};
+
+/** How the agent runs turns, and the OS line of its system prompt. */
+export type AgentSettings = TurnSettings & {
+  /** The OS line of the system prompt, e.g. `linux x64`. */
+  readonly os: string;
+};
+
+/** A session of this process, with what its turns need beside the session value. */
+export type LiveSession = {
+  /** The session as it is now; replaced by each turn and command. */
+  session: Session;
+  readonly toolbox: Toolbox;
+  readonly fs: FileSystem | undefined;
+  /** One controller per prompt running or queued; cancelling aborts them all. */
+  readonly inFlight: Set<AbortController>;
+};
+
+export type AgentState = {
+  readonly deps: AgentDeps;
+  readonly settings: AgentSettings;
+  readonly tools: readonly Tool[];
+  readonly sessions: Map<string, LiveSession>;
+  readonly queue: TurnQueue;
+  readonly callIds: CallIds;
+  readonly log: (line: string) => void;
+  /** The log, each distinct line once for the life of the agent. */
+  readonly warn: (line: string) => void;
+};
+
+/** Aborts everything a session has running or queued. */
+export const cancelLive = (live: LiveSession): void => {
+  for (const controller of live.inFlight) controller.abort();
+};
