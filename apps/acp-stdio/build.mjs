@@ -39,6 +39,8 @@ const LAZY_BUILTINS = ["node:crypto", "node:child_process"];
 
 const common = {
   bundle: true,
+  // The workspace packages are bundled from their TypeScript sources (their `mm-source` export condition).
+  conditions: ["mm-source"],
   platform: "node",
   target: "node20",
   format: "cjs",

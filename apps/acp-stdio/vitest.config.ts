@@ -1,3 +1,4 @@
 import { defineConfig } from "vitest/config";
+import { projectConfig } from "../../vitest.source.js";
 
-export default defineConfig({ test: { name: "acp-stdio", testTimeout: 20_000 } });
+export default defineConfig(projectConfig({ test: { name: "acp-stdio", testTimeout: 20_000, globalSetup: ["./test/build-first.ts"] } }));

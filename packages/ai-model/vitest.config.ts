@@ -1,3 +1,4 @@
 import { defineConfig } from "vitest/config";
+import { projectConfig } from "../../vitest.source.js";
 
-export default defineConfig({ test: { name: "ai-model" } });
+export default defineConfig(projectConfig({ test: { name: "ai-model" } }));

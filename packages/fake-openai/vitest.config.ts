@@ -1,3 +1,4 @@
 import { defineConfig } from "vitest/config";
+import { projectConfig } from "../../vitest.source.js";
 
-export default defineConfig({ test: { name: "fake-openai" } });
+export default defineConfig(projectConfig({ test: { name: "fake-openai" } }));

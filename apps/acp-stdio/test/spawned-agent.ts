@@ -14,7 +14,7 @@ export const BIN = join(dirname(fileURLToPath(import.meta.url)), "../bin/mm-acp.
 
 export type SpawnOptions = {
   /** The program and its first arguments; `node bin/mm-acp.js` of this checkout by default. */
-  command?: readonly [string, ...string[]];
+  command?: readonly [string, ...string[]] | undefined;
   env?: Record<string, string>;
   args?: string[];
   cwd?: string;

@@ -20,7 +20,7 @@ export type AiSdkModelOptions = {
   /** An OpenAI-compatible base URL ending in `/v1`; OpenAI's own when absent. */
   readonly baseURL?: string;
   /** Absent or empty: every step fails with a `config` error for OpenAI's own endpoint; other servers get a dummy key. */
-  readonly apiKey?: string;
+  readonly apiKey?: string | undefined;
   /** `chat`: /chat/completions, which every OpenAI-compatible server speaks; `responses`: /responses with `store: false`. */
   readonly api: "chat" | "responses";
   /** Retries of 429, 5xx and connection failures (default 2), waiting 2 s, 4 s… unless the server sends `retry-after(-ms)`. */

@@ -6,7 +6,7 @@
 import type { ModelError } from "@mm/core";
 
 /** Where the step went and with what key: for the message, and for what must never be in it. */
-export type ErrorContext = { readonly baseURL: string; readonly apiKey?: string };
+export type ErrorContext = { readonly baseURL: string; readonly apiKey?: string | undefined };
 
 type Failure = Error & {
   readonly statusCode?: number;

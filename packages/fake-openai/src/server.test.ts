@@ -72,9 +72,9 @@ describe("startFakeOpenAI", () => {
   it("streams tool calls as tool_call deltas ending with finish_reason tool_calls", async () => {
     const fake = await start([toolCalls([{ name: "bash", arguments: { command: "ls -la" } }, { name: "read_file", arguments: "{broken", id: "call_x" }], "Let me look.")]);
     const chunks = await chunksOf(await chat(fake));
-    const calls = new Map<number, { id?: string; name?: string; args: string }>();
+    const calls = new Map<number, { id: string | undefined; name: string | undefined; args: string }>();
     for (const delta of chunks.flatMap((c) => c.choices.flatMap((choice) => choice.delta.tool_calls ?? []))) {
-      const call = calls.get(delta.index) ?? { args: "" };
+      const call = calls.get(delta.index) ?? { id: undefined, name: undefined, args: "" };
       calls.set(delta.index, { id: delta.id ?? call.id, name: delta.function.name ?? call.name, args: call.args + delta.function.arguments });
     }
     expect(contentOf(chunks)).toEqual(["Let me look."]);

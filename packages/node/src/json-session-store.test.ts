@@ -309,7 +309,7 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 /** Starts the saving child and kills it with SIGKILL `delayMs` after its first completed save. */
 const killMidSave = (round: number, delayMs: number): Promise<number> =>
   new Promise((done, fail) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", child, cwd, ID, String(round)], {
+    const proc = spawn(process.execPath, ["--conditions=mm-source", "--import", "tsx", child, cwd, ID, String(round)], {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"],
     });
