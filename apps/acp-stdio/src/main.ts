@@ -2,11 +2,20 @@
  * `mm-acp`, the composition root: command line → configuration → real adapters → ACP on stdio.
  * stdout carries protocol messages only; everything else goes to stderr.
  */
-import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { Readable } from "node:stream";
 import { aiSdkModel } from "@mm/ai-model";
-import { bashShell, changeTracker, jsonSessionStore, loadDiskSkillCatalogue, loadProcessConfig, nodeFileSystem } from "@mm/node";
+import {
+  bashShell,
+  changeTracker,
+  cryptoRandomHex,
+  jsonSessionStore,
+  loadDiskSkillCatalogue,
+  loadProcessConfig,
+  nodeFileSystem,
+  platformLine,
+  systemClock,
+} from "@mm/node";
 import { bannerLines } from "./banner.js";
 import { cliAction } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
@@ -73,18 +82,19 @@ const main = async (): Promise<void> => {
         baseURL: config.model.baseURL,
         apiKey: config.model.apiKey,
         api: config.model.api,
+        log: (line) => stderrLine(`mm: ${line}`),
       }),
       fs: nodeFileSystem(),
       shell,
       changes: changeTracker(),
       skills,
       store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir }) : undefined,
-      clock: { now: Date.now },
-      random: { hex: (n) => randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n) },
+      clock: systemClock,
+      random: cryptoRandomHex,
       ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
     },
     { stream, afterResponse: watch.afterResponse },
-    { home: homedir(), os: `${process.platform} ${process.arch}`, log: stderrLine },
+    { home: homedir(), os: platformLine(), log: stderrLine },
   );
   installLifecycle(served, stderrLine, shell);
   if (sandbox !== undefined) process.on("exit", sandbox.dispose);

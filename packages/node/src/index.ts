@@ -1,25 +1,29 @@
 /**
- * @mm/node: the Node adapters of @mm/core's ports (local files, bash) and mm's configuration
- * loading, for the ACP app and for other programs embedding the core.
+ * @mm/node — the Node.js adapters of @mm/core's ports (local files, bash, sessions as JSON files,
+ * skills on disk, what a command changed, the clock and randomness, a bubblewrap sandbox) and mm's
+ * configuration loading, for the ACP app and for programs embedding the core.
  */
+
+// Ports.
 export { nodeFileSystem, DEFAULT_MAX_READ_BYTES, type NodeFileSystemOptions } from "./node-file-system.js";
-export { fsErrorOf, type FsOperation } from "./fs-error.js";
 export { bashShell, type BashShell, type BashShellOptions } from "./bash-shell.js";
-export { boundedOutput, cutMarker, type OutputBuffer } from "./output-buffer.js";
-export { isGroupAlive, signalGroup, terminateGroup, type TerminateOptions } from "./process-group.js";
-export { loadConfig, loadProcessConfig, redactedSummary, expandPath, type ConfigInputs } from "./config.js";
-export type { AcpSurface, ConfigError, LoadedConfig, MmConfig, ModelApi, SandboxMode } from "./config-types.js";
-export { DEFAULT_MODEL, DEFAULT_SKILL_DIRS, DEFAULT_THRESHOLD_RATIO, DEFAULTS } from "./config-defaults.js";
-export { findConfigFile, configArgument, readConfigFile, userConfigPath, type ConfigCandidate, type ConfigLocation } from "./config-file.js";
-export { validateFileConfig, formatKeyPath, type FileConfig } from "./config-schema.js";
 export { jsonSessionStore, type JsonSessionStoreOptions } from "./json-session-store.js";
+export { loadDiskSkillCatalogue } from "./disk-skill-catalogue.js";
+export { changeTracker, type ChangeTrackingOptions } from "./change-tracker.js";
+export { cryptoRandomHex, platformLine, systemClock } from "./system-clock.js";
+
+// The session file format.
 export { SESSION_FORMAT, SESSION_VERSION, decodeSessionDocument, encodeSessionDocument, type SessionDocumentError } from "./json-session-document.js";
-export { loadDiskSkillCatalogue, MAX_SKILL_FILES } from "./disk-skill-catalogue.js";
-export { changeTracker, DEFAULT_TRACKING_LIMITS, type ChangeTrackingOptions } from "./change-tracker.js";
+
+// Configuration.
+export { loadConfig, loadProcessConfig, redactedSummary, type ConfigInputs } from "./config.js";
+export type { AcpSurface, ConfigError, LoadedConfig, MmConfig, ModelApi, SandboxMode } from "./config-types.js";
+export { DEFAULT_MODEL } from "./config-defaults.js";
+export { findConfigFile, userConfigPath, type ConfigCandidate, type ConfigLocation } from "./config-file.js";
+export { configFileSchema, formatKeyPath, validateFileConfig, type FileConfig, type Problem } from "./config-schema.js";
+
+// The bash sandbox.
 export type { CommandWrapper } from "./command-wrapper.js";
 export { bwrapSandbox, type BwrapSandbox, type BwrapSandboxOptions } from "./sandbox/bwrap-sandbox.js";
-export { bwrapArgs, type BwrapLayout, type HiddenMount } from "./sandbox/bwrap-args.js";
-export { BUILT_IN_HIDDEN, hiddenPathsFor, type SandboxSettings } from "./sandbox/sandbox-settings.js";
-export { sandboxedFileSystem, type FileBoundary } from "./sandbox/sandboxed-file-system.js";
-export { sandboxHints, withSandboxHints, type HintFacts } from "./sandbox/sandbox-hint.js";
-export { explainProbeFailure, unavailableMessage, type SandboxUnavailable } from "./sandbox/probe.js";
+export { BUILT_IN_HIDDEN, type SandboxSettings } from "./sandbox/sandbox-settings.js";
+export type { SandboxUnavailable } from "./sandbox/probe.js";

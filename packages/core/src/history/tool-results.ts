@@ -1,30 +1,32 @@
 /** Every tool call the model sees must have a result: fill the missing ones for a request. */
+import * as RA from "fp-ts/lib/ReadonlyArray.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { Message, ToolResultMessage } from "./message.js";
 
+/** What the model is sent for a call whose result was never recorded. */
 export const NO_RESULT = "[no result recorded: the turn was interrupted]";
 
-/** The messages with a placeholder result after each assistant message whose calls lack one. */
+const placeholder = (callId: string, toolName: string): ToolResultMessage => ({ role: "tool", callId, toolName, status: "failed", output: NO_RESULT });
+
+/**
+ * The messages with a placeholder result for each call that lacks one, placed after the results
+ * that follow its assistant message. The same array when nothing is missing.
+ */
 export const withAllToolResults = (messages: readonly Message[]): readonly Message[] => {
-  const answered = new Set<string>();
-  for (const m of messages) if (m.role === "tool") answered.add(m.callId);
-  let missing = false;
-  for (const m of messages) {
-    if (m.role === "assistant" && m.toolCalls.some((c) => !answered.has(c.id))) missing = true;
-  }
-  if (!missing) return messages;
-  const out: Message[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!;
-    out.push(m);
-    if (m.role !== "assistant") continue;
-    let j = i + 1;
-    while (j < messages.length && messages[j]!.role === "tool") out.push(messages[j++]!);
-    for (const call of m.toolCalls) {
-      if (answered.has(call.id)) continue;
-      const filler: ToolResultMessage = { role: "tool", callId: call.id, toolName: call.name, status: "failed", output: NO_RESULT };
-      out.push(filler);
-    }
-    i = j - 1;
-  }
-  return out;
+  const answered = new Set(messages.flatMap((m) => (m.role === "tool" ? [m.callId] : [])));
+  const missing = (m: Message): readonly ToolResultMessage[] =>
+    m.role === "assistant" ? m.toolCalls.filter((c) => !answered.has(c.id)).map((c) => placeholder(c.id, c.name)) : [];
+  if (!messages.some((m) => missing(m).length > 0)) return messages;
+  /** Placeholders due after index `i`: those of the assistant message that the results from `i` on answer. */
+  const dueAfter = (i: number): readonly ToolResultMessage[] => {
+    const next = messages[i + 1];
+    if (next !== undefined && next.role === "tool") return [];
+    let owner = i;
+    while (owner >= 0 && messages[owner]!.role === "tool") owner--;
+    return owner >= 0 ? missing(messages[owner]!) : [];
+  };
+  return pipe(
+    messages,
+    RA.chainWithIndex((i, m) => [m, ...dueAfter(i)]),
+  );
 };

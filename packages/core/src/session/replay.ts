@@ -1,4 +1,5 @@
 /** What a `session/load` replays: one item per stored element, in order, the system prompt left out. */
+import * as O from "fp-ts/lib/Option.js";
 import * as RA from "fp-ts/lib/ReadonlyArray.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { conversationOf, type History, type Message, type ToolCall, type ToolResultMessage } from "../history/message.js";
@@ -21,9 +22,15 @@ export type ReplayItem =
 /** The call as the live tool showed it: title and files from its input (the bare view when it does not check). */
 const viewOf = (call: ToolCall, result: ToolResultMessage | undefined, toolbox: Toolbox, place: ToolPlace): ToolCallView => {
   const base = bareView(call, toolbox);
-  const prepared = toolbox.byName.get(call.name)?.prepare(call.input);
   const diffs = result?.diffs ?? [];
-  const shown = prepared?.isOk() ? { title: prepared.value.title, locations: prepared.value.locations(place) } : { title: base.title, locations: [] };
+  const shown = pipe(
+    O.fromNullable(toolbox.byName.get(call.name)),
+    O.chain((tool) => tool.prepare(call.input).match(O.some, () => O.none)),
+    O.match(
+      () => ({ title: base.title, locations: [] as readonly string[] }),
+      (prepared) => ({ title: prepared.title, locations: prepared.locations(place) }),
+    ),
+  );
   return { ...base, title: shown.title, locations: [...new Set([...shown.locations, ...diffs.map((d) => d.path)])], diffs };
 };
 
