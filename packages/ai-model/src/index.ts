@@ -3,7 +3,5 @@
  * (every OpenAI-compatible server) or the Responses API, any base URL, the provider loaded on the
  * first step.
  */
-export { aiSdkModel, NO_API_KEY, OPENAI_BASE_URL, PLACEHOLDER_API_KEY, retryLine, type AiSdkModelOptions } from "./ai-sdk-model.js";
+export { aiSdkModel, NO_API_KEY, OPENAI_BASE_URL, PLACEHOLDER_API_KEY, type AiSdkModelOptions } from "./ai-sdk-model.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
-export { SUMMARY_HEADING, toProviderPrompt } from "./to-provider-prompt.js";
-export { INITIAL_RETRY_DELAY_MS, retryDelayMs, timerSleep, withRetries, type RetryNotice, type RetryOptions } from "./retry.js";

@@ -1,0 +1,138 @@
+/**
+ * @mm/core, @mm/node and @mm/ai-model as another program gets them: packed by `pnpm pack` (each
+ * package's prepack builds JavaScript and .d.ts), installed from the tarballs by plain npm into a
+ * project outside the workspace, then used there — one turn run by plain `node` (ESM, no loader) with
+ * the in-memory adapters, and a TypeScript consumer type-checked under strict,
+ * exactOptionalPropertyTypes and nodenext.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const WORKSPACE = join(import.meta.dirname, "..", "..", "..");
+const PACKAGES = ["core", "node", "ai-model"];
+
+const RUN_A_TURN = `
+import { createAgent } from "@mm/core";
+import { counterHex, inMemoryFileSystem, inMemorySkillCatalogue, manualClock, scriptedGate, scriptedModel, scriptedShell, textReply, toolReply } from "@mm/core/testing";
+const fs = inMemoryFileSystem({ "/p/a.txt": "one two three\\n" });
+const gate = scriptedGate("allow");
+const model = scriptedModel(toolReply([{ name: "read_file", input: { path: "a.txt" } }]), textReply("It has three words."));
+const agent = createAgent({ model, fs, shell: scriptedShell(), gate, skills: inMemorySkillCatalogue(), clock: manualClock(), random: counterHex() });
+const session = await agent.startSession("/p");
+let text = "";
+const result = await agent.prompt(session.id, [{ type: "text", text: "count" }], (e) => { if (e.type === "text") text += e.text; });
+console.log(JSON.stringify({ result: result._unsafeUnwrap(), text, asked: gate.requests.map((r) => r.call.title), history: agent.session(session.id).history.length }));
+`;
+
+const CONSUMER = `
+import { builtinTools, completed, createAgent, defineTool, object, string, type Agent, type AgentDeps, type Infer, type TurnEvent } from "@mm/core";
+import { inMemoryFileSystem } from "@mm/core/testing";
+import { bashShell, cryptoRandomHex, jsonSessionStore, loadDiskSkillCatalogue, nodeFileSystem, platformLine, systemClock } from "@mm/node";
+import { aiSdkModel } from "@mm/ai-model";
+
+const input = object({ text: string() });
+const shout = defineTool({
+  name: "shout",
+  description: "Upper-cases a text.",
+  kind: "other",
+  gated: false,
+  input,
+  title: (i: Infer<typeof input>) => \`shout: \${i.text}\`,
+  run: async (i) => completed(i.text.toUpperCase()),
+});
+
+export const build = async (): Promise<Agent> => {
+  const deps: AgentDeps = {
+    model: aiSdkModel({ model: "gpt-4.1-mini", api: "chat", apiKey: undefined }),
+    fs: nodeFileSystem(),
+    shell: bashShell({ env: {} }),
+    skills: await loadDiskSkillCatalogue([], () => undefined),
+    gate: { ask: async () => "allow" },
+    clock: systemClock,
+    random: cryptoRandomHex,
+    store: jsonSessionStore({ dir: ".mm/sessions" }),
+    tools: [...builtinTools, shout],
+  };
+  return createAgent(deps, { os: platformLine() });
+};
+export const onEvent = (event: TurnEvent): string => (event.type === "text" ? event.text : "");
+export const files = inMemoryFileSystem({});
+`;
+
+let root = "";
+let project = "";
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "mm-libraries-"));
+  for (const name of PACKAGES) {
+    await run("corepack", ["pnpm", "pack", "--pack-destination", root], {
+      cwd: join(WORKSPACE, "packages", name),
+      env: { ...process.env, COREPACK_ENABLE_DOWNLOAD_PROMPT: "0" },
+    });
+  }
+  const tarballs = readdirSync(root).filter((f) => f.endsWith(".tgz"));
+  project = join(root, "consumer");
+  mkdirSync(project);
+  const dependencies = Object.fromEntries(tarballs.map((t) => [`@mm/${t.replace(/^mm-/, "").replace(/-\d+\.\d+\.\d+\.tgz$/, "")}`, `file:../${t}`]));
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }));
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], {
+    cwd: project,
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
+}, 240_000);
+
+afterAll(() => {
+  if (root !== "") rmSync(root, { recursive: true, force: true });
+});
+
+describe("the libraries, installed from their tarballs outside the workspace", () => {
+  it("hold built JavaScript and declarations, no sources or tests", () => {
+    const core = join(project, "node_modules", "@mm", "core");
+    const files = readdirSync(join(core, "dist"), { recursive: true }).map(String);
+    expect(files).toContain("index.js");
+    expect(files).toContain("index.d.ts");
+    expect(files).toContain(join("testing", "index.js"));
+    expect(files.filter((f) => f.endsWith(".test.js") || f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    expect(readdirSync(core).sort()).toEqual(["LICENSE", "README.md", "dist", "package.json"]);
+  });
+
+  it("run a turn under plain node, ESM, no loader", async () => {
+    writeFileSync(join(project, "turn.mjs"), RUN_A_TURN);
+    const { stdout } = await run(process.execPath, ["turn.mjs"], { cwd: project });
+    expect(JSON.parse(stdout)).toEqual({ result: { stopReason: "end_turn" }, text: "It has three words.", asked: ["read_file: a.txt"], history: 5 });
+  });
+
+  it("type-check a TypeScript consumer under strict, exactOptionalPropertyTypes and nodenext", async () => {
+    writeFileSync(join(project, "consumer.ts"), CONSUMER);
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          lib: ["es2023"],
+          types: ["node"],
+          typeRoots: [join(WORKSPACE, "node_modules", "@types")],
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: ["consumer.ts"],
+      }),
+    );
+    const tsc = join(WORKSPACE, "node_modules", "typescript", "bin", "tsc");
+    const checked = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }).then(
+      () => "",
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+    expect(checked).toBe("");
+  });
+});
