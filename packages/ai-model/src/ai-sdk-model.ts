@@ -14,6 +14,7 @@ import { abortedError, explainError, type ErrorContext } from "./explain-error.j
 import { withRetries, type RetryNotice } from "./retry.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
 
+/** Options of {@link aiSdkModel}. */
 export type AiSdkModelOptions = {
   /** The model name the server knows, e.g. `gpt-4.1-mini`. */
   readonly model: string;
@@ -33,10 +34,12 @@ export type AiSdkModelOptions = {
   readonly log?: (line: string) => void;
 };
 
+/** OpenAI's own endpoint, used when no base URL is given. */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** Sent to servers other than OpenAI's when no key is configured: local servers usually ignore it. */
 export const PLACEHOLDER_API_KEY = "not-needed";
 
+/** What every step of OpenAI's own endpoint fails with when no key is set. */
 export const NO_API_KEY: ModelError = {
   kind: "config",
   message: "no API key: set OPENAI_API_KEY (or the variable named by model.apiKeyEnv)",
@@ -80,6 +83,7 @@ export const retryLine = (notice: RetryNotice, context: ErrorContext): string =>
   return `${cause}, retry ${notice.retry}/${notice.of} in ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 };
 
+/** The Model port on an OpenAI-compatible server (see the module comment). Its `step` never throws. */
 export const aiSdkModel = (options: AiSdkModelOptions): Model => {
   const missingKey = !options.apiKey && isOpenAIEndpoint(options.baseURL);
   const apiKey = options.apiKey || PLACEHOLDER_API_KEY;

@@ -35,8 +35,10 @@ const NETWORK_CODES: Readonly<Record<string, string>> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
 };
 
+/** The error of a step ended by its signal. */
 export const abortedError = (): ModelError => ({ kind: "aborted", message: "the model step was cancelled" });
 
+/** `error` as a ModelError: its kind and one line for the user, without the key. */
 export const explainError = (error: unknown, context: ErrorContext): ModelError => {
   const explained = explain(error, context);
   return { kind: explained.kind, message: scrub(explained.message, context.apiKey) };

@@ -12,6 +12,7 @@ const MAX_HEADER_DELAY_MS = 60_000;
 /** One retry about to happen: the attempt that failed (1-based), the limit, the wait, the failure. */
 export type RetryNotice = { readonly retry: number; readonly of: number; readonly delayMs: number; readonly error: unknown };
 
+/** How many retries, the signal that stops them, and the injectable wait and announcement. */
 export type RetryOptions = {
   readonly maxRetries: number;
   readonly signal: AbortSignal;

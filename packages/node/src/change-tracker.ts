@@ -12,6 +12,7 @@ import { scanChangeTracker } from "./scan-change-tracker.js";
 export type { ChangeTrackingOptions } from "./change-tracking/limits.js";
 export { DEFAULT_TRACKING_LIMITS } from "./change-tracking/limits.js";
 
+/** The ChangeTracker port on local files: a git temporary index in a work tree, else a bounded scan. */
 export const changeTracker = (options: ChangeTrackingOptions = {}): ChangeTracker => {
   const git = gitSnapshotter(options);
   const scan = scanChangeTracker(options);

@@ -5,6 +5,7 @@
 import type { ResultAsync } from "neverthrow";
 import type { ShellError, ShellRequest, ShellResult } from "./core-types.js";
 
+/** Changes how `bashShell` spawns a command and reads its result (e.g. under a sandbox). */
 export type CommandWrapper = {
   /**
    * The argv to spawn instead of `bashArgv` (bash and its arguments, first element the program), or

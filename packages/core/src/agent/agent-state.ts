@@ -57,6 +57,7 @@ export type LiveSession = {
   readonly inFlight: Set<AbortController>;
 };
 
+/** The agent's whole state; see the module comment. */
 export type AgentState = {
   readonly deps: AgentDeps;
   readonly settings: AgentSettings;

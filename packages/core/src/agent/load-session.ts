@@ -19,6 +19,7 @@ export type LoadError = StoreError | { readonly kind: "disabled" };
 
 const NEVER = new AbortController().signal;
 
+/** Loads a stored session into the agent (see the module comment); the live session and its replay. */
 export const loadSession = (
   state: AgentState,
   cwd: string,

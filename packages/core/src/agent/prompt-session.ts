@@ -44,6 +44,7 @@ const turn = async (state: AgentState, live: LiveSession, text: string, emit: Em
   return outcome.stopReason === "failed" ? { stopReason: "failed", error: outcome.error ?? "the turn failed" } : { stopReason: outcome.stopReason };
 };
 
+/** Runs one prompt of a live session: a slash command or a turn, in the agent's queue. */
 export const promptSession = async (state: AgentState, live: LiveSession, blocks: readonly PromptBlock[], emit: Emit): Promise<PromptResult> => {
   const controller = new AbortController();
   live.inFlight.add(controller);

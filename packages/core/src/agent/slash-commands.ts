@@ -6,6 +6,7 @@ import type { Emit } from "../turn/events.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession, saveHistory } from "./persist.js";
 
+/** `/new`: keeps the conversation under a new id (with a store), resets the history, says so. */
 export const newCommand = async (state: AgentState, live: LiveSession, emit: Emit): Promise<void> => {
   const { id, cwd, createdAt, history } = live.session;
   const result = runNewCommand(history);
@@ -19,6 +20,7 @@ export const newCommand = async (state: AgentState, live: LiveSession, emit: Emi
   state.log(`session ${id}: new session, ${result.forgotten} message(s) forgotten`);
 };
 
+/** `/compact`: compacts the history now (keeping the last turns), saves, says how it went. */
 export const compactCommand = async (state: AgentState, live: LiveSession, emit: Emit, signal: AbortSignal): Promise<void> => {
   const result = await compactHistory(state.deps, live.session.history, state.settings.keepLastTurns, signal);
   if (result.kind === "compacted") live.session = { ...live.session, history: result.history, lastInputTokens: undefined };

@@ -25,6 +25,7 @@ export const liveSessionOf = (state: AgentState, session: Session, toolbox: Tool
   inFlight: new Set(),
 });
 
+/** Creates and registers a session in `cwd`, saved at once when there is a store. */
 export const startSession = async (state: AgentState, cwd: string, options: SessionOptions = {}): Promise<LiveSession> => {
   const id = newSessionId(state.deps.clock, state.deps.random);
   const toolbox = toolboxFor(state, options);

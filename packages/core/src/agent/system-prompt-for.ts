@@ -4,6 +4,7 @@ import { buildSystemPrompt } from "../session/system-prompt.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import type { AgentState } from "./agent-state.js";
 
+/** The system prompt of a session in `cwd` with `toolbox`'s tools. */
 export const systemPromptFor = async (state: AgentState, cwd: string, toolbox: Toolbox): Promise<string> => {
   const agentsMd = (await state.deps.fs.readText(resolvePath(cwd, "AGENTS.md"))).unwrapOr(undefined);
   return buildSystemPrompt({

@@ -1,20 +1,25 @@
 /** Recognises the slash commands `session/prompt` intercepts: exactly `/new` or `/compact`, trimmed. */
 
+/** The slash commands intercepted by `session/prompt`. */
 export type SlashCommand = "new" | "compact";
 
+/** The intercepted commands, in the order they are advertised. */
 export const INTERCEPTED: readonly SlashCommand[] = ["new", "compact"];
 
+/** The command a prompt is, when its trimmed text is exactly `/new` or `/compact`. */
 export const slashCommandOf = (text: string): SlashCommand | undefined => {
   const trimmed = text.trim();
   return trimmed === "/new" ? "new" : trimmed === "/compact" ? "compact" : undefined;
 };
 
+/** A command a front end offers in its `/` menu (a `hint` when it takes input). */
 export type AvailableCommand = {
   readonly name: string;
   readonly description: string;
   readonly hint?: string;
 };
 
+/** The input hint of every skill's command. */
 export const SKILL_HINT = "parameters, if this skill needs any";
 
 /** The skills offered as commands: all but those a real command shadows. */

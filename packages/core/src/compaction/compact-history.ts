@@ -8,6 +8,7 @@ import { estimateTokens } from "../turn/token-estimate.js";
 import { planCompaction } from "./plan-compaction.js";
 import { SUMMARY_SYSTEM_PROMPT, summaryRequestText } from "./summary-request.js";
 
+/** How a compaction went: compacted (with the new history and figures), nothing to do, or failed. */
 export type CompactionResult =
   | {
       readonly kind: "compacted";
@@ -21,6 +22,7 @@ export type CompactionResult =
   | { readonly kind: "nothing"; readonly messages: number; readonly keepLastTurns: number }
   | { readonly kind: "failed"; readonly reason: string };
 
+/** The ports a compaction uses. */
 export type CompactionDeps = { readonly model: Model; readonly clock: Clock };
 
 const NO_TEXT_LISTENER = (): void => undefined;
@@ -33,6 +35,7 @@ const summarise = async (model: Model, text: string, signal: AbortSignal): Promi
   return summary === "" ? err("the model returned an empty summary") : ok(summary);
 };
 
+/** Compacts `history` keeping its last `keepLastTurns` turns, summarised by the model. */
 export const compactHistory = async (
   deps: CompactionDeps,
   history: History,

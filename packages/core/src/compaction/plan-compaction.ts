@@ -26,6 +26,7 @@ const cutIndex = (history: History, keep: number): O.Option<number> => {
   return keep === 0 ? O.some(history.length) : RA.lookup(starts.length - keep)(starts);
 };
 
+/** What a compaction keeping the last `keepLastTurns` turns would replace and keep. */
 export const planCompaction = (history: History, keepLastTurns: number): CompactionPlan =>
   pipe(
     cutIndex(history, Math.max(0, Math.floor(keepLastTurns))),

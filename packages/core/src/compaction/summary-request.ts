@@ -1,6 +1,7 @@
 /** The summarisation request: the replaced messages as a transcript, and what the summary must hold. */
 import type { Message } from "../history/message.js";
 
+/** The system prompt of a summary request. */
 export const SUMMARY_SYSTEM_PROMPT = `You compress the history of a coding session between a user and Bob, a bash-first coding agent, so that Bob can carry on the work from your summary alone.
 Write a concise summary in Markdown with these sections:
 ## Goal — what the user is trying to achieve overall.

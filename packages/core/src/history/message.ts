@@ -13,6 +13,7 @@ export type FileDiff = {
   readonly note?: string;
 };
 
+/** A tool call of the model, under mm's own id. */
 export type ToolCall = {
   /** `call_N`, unique in the process and in the session. */
   readonly id: string;
@@ -20,18 +21,22 @@ export type ToolCall = {
   readonly input: unknown;
 };
 
+/** The system prompt: first in a history, and only there. */
 export type SystemMessage = { readonly role: "system"; readonly text: string };
+/** What the user sent (the prompt's flattened text), or a compaction summary. */
 export type UserMessage = {
   readonly role: "user";
   readonly text: string;
   /** Present when this message is a compaction summary replacing older turns. */
   readonly summary?: true;
 };
+/** The model's text of one step and the tool calls it made, in order. */
 export type AssistantMessage = {
   readonly role: "assistant";
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
 };
+/** The recorded result of a tool call: what the model was given, and the files changed. */
 export type ToolResultMessage = {
   readonly role: "tool";
   readonly callId: string;
@@ -41,14 +46,19 @@ export type ToolResultMessage = {
   readonly diffs?: readonly FileDiff[];
 };
 
+/** One element of a conversation. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
 
 /** A history always starts with the system prompt. */
 export type History = readonly [SystemMessage, ...Message[]];
 
+/** A system prompt message. */
 export const systemMessage = (text: string): SystemMessage => ({ role: "system", text });
+/** A user message. */
 export const userMessage = (text: string): UserMessage => ({ role: "user", text });
+/** A compaction summary (a marked user message). */
 export const summaryMessage = (text: string): UserMessage => ({ role: "user", text, summary: true });
+/** A model message, with the tool calls it made. */
 export const assistantMessage = (text: string, toolCalls: readonly ToolCall[] = []): AssistantMessage => ({
   role: "assistant",
   text,

@@ -16,6 +16,7 @@ export type ChangeTrackingError =
   | { readonly kind: "unavailable"; readonly reason: string }
   | { readonly kind: "failed"; readonly reason: string };
 
+/** The state before a command, to compare with after it. */
 export type ChangeSnapshot = {
   /**
    * The files created, changed or deleted under the cwd since `begin`, sorted by path: `path`
@@ -27,6 +28,7 @@ export type ChangeSnapshot = {
   readonly finish: () => ResultAsync<readonly FileDiff[], ChangeTrackingError>;
 };
 
+/** The ChangeTracker port. */
 export type ChangeTracker = {
   /** Snapshots the files under `cwd` (absolute) before a command. Never throws. */
   readonly begin: (cwd: string) => ResultAsync<ChangeSnapshot, ChangeTrackingError>;

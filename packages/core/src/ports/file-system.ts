@@ -1,6 +1,7 @@
 /** The FileSystem port: the files tools read and write. Paths are absolute. */
 import type { ResultAsync } from "neverthrow";
 
+/** Why a file could not be read or written. */
 export type FsError =
   | { readonly kind: "not-found"; readonly path: string }
   | { readonly kind: "denied"; readonly path: string }
@@ -9,8 +10,10 @@ export type FsError =
   | { readonly kind: "too-large"; readonly path: string; readonly size: number }
   | { readonly kind: "io"; readonly path: string; readonly message: string };
 
+/** What is at a path. */
 export type FileStat = { readonly kind: "file" | "directory" | "other"; readonly size: number };
 
+/** The FileSystem port. No method throws or rejects. */
 export type FileSystem = {
   /** UTF-8 text of a file. Binary content (a NUL byte) fails `binary`; never throws. */
   readonly readText: (path: string) => ResultAsync<string, FsError>;
@@ -20,6 +23,7 @@ export type FileSystem = {
   readonly stat: (path: string) => ResultAsync<FileStat, FsError>;
 };
 
+/** One line for the model or the log. */
 export const describeFsError = (error: FsError): string => {
   switch (error.kind) {
     case "not-found":

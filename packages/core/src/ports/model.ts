@@ -11,6 +11,7 @@ export type ToolSpec = {
   readonly inputSchema: Readonly<Record<string, unknown>>;
 };
 
+/** One model step: the system prompt, the conversation and the tools offered. */
 export type ModelRequest = {
   readonly system: string;
   /** The conversation after the system prompt; every tool call has its result. */
@@ -19,6 +20,7 @@ export type ModelRequest = {
   readonly signal: AbortSignal;
 };
 
+/** Tokens of a step, as the model reported them. */
 export type Usage = { readonly inputTokens?: number; readonly outputTokens?: number };
 
 /** A failure of a step, already explained in one line fit for the user. */
@@ -27,6 +29,7 @@ export type ModelError = {
   readonly message: string;
 };
 
+/** What a step streams: text deltas and tool calls, then one `finish` or `error`. */
 export type ModelEvent =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "tool-call"; readonly id: string; readonly name: string; readonly input: unknown }

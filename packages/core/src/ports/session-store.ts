@@ -2,6 +2,7 @@
 import type { ResultAsync } from "neverthrow";
 import type { History } from "../history/message.js";
 
+/** A session as kept on disk. */
 export type StoredSession = {
   readonly id: string;
   readonly cwd: string;
@@ -11,6 +12,7 @@ export type StoredSession = {
   readonly history: History;
 };
 
+/** Why a session could not be saved or loaded. */
 export type StoreError =
   | { readonly kind: "invalid-id"; readonly id: string }
   | { readonly kind: "not-found"; readonly id: string }
@@ -18,6 +20,7 @@ export type StoreError =
   | { readonly kind: "unsupported-version"; readonly id: string; readonly version: unknown }
   | { readonly kind: "io"; readonly id: string; readonly message: string };
 
+/** The SessionStore port. No method throws or rejects. */
 export type SessionStore = {
   /** Writes the whole session atomically: afterwards the file holds either the old or the new document. */
   readonly save: (session: StoredSession) => ResultAsync<void, StoreError>;
@@ -25,6 +28,7 @@ export type SessionStore = {
   readonly load: (cwd: string, id: string) => ResultAsync<StoredSession, StoreError>;
 };
 
+/** One line for the user or the log. */
 export const describeStoreError = (error: StoreError): string => {
   switch (error.kind) {
     case "invalid-id":

@@ -1,6 +1,7 @@
 /** The Shell port: runs one bash command in a directory, bounded in time and output. */
 import type { ResultAsync } from "neverthrow";
 
+/** One command to run. */
 export type ShellRequest = {
   readonly command: string;
   readonly cwd: string;
@@ -11,6 +12,7 @@ export type ShellRequest = {
   readonly signal: AbortSignal;
 };
 
+/** How a command ended and what it printed. */
 export type ShellResult = {
   /** stdout and stderr merged, in arrival order, possibly truncated. */
   readonly output: string;
@@ -20,8 +22,10 @@ export type ShellResult = {
   readonly cancelled: boolean;
 };
 
+/** The command could not be started at all. */
 export type ShellError = { readonly kind: "spawn"; readonly message: string };
 
+/** The Shell port. */
 export type Shell = {
   /** Never throws; a command that fails is a result with its exit code, not an error. */
   readonly run: (request: ShellRequest) => ResultAsync<ShellResult, ShellError>;

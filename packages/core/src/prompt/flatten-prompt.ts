@@ -6,6 +6,7 @@ import { isInside, resolvePath } from "../paths/path.js";
 import type { FileSystem } from "../ports/file-system.js";
 import type { PromptBlock } from "./prompt-blocks.js";
 
+/** A prompt as one user message text, and the mentions attached. */
 export type FlatPrompt = {
   readonly text: string;
   /** The `@path` mentions that were attached, as typed. */
@@ -34,6 +35,7 @@ export const blocksText = (blocks: readonly PromptBlock[]): string => {
 
 const MENTION = /(?:^|\s)@(\S+)/g;
 
+/** The prompt's text with its `resource_link`s and `@path` mentions of existing files attached. */
 export const flattenPrompt = async (
   blocks: readonly PromptBlock[],
   cwd: string,

@@ -1,5 +1,6 @@
 /** A prompt as the core sees it: the front end maps its protocol's content blocks to these. */
 
+/** A content block of a prompt, as the core sees it. */
 export type PromptBlock =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "resource_link"; readonly uri: string }

@@ -17,6 +17,7 @@ export type ObjectOf<S extends Shape> = Flat<
   { readonly [K in RequiredKeys<S>]: Infer<S[K]> } & { readonly [K in OptionalKeys<S>]?: Exclude<Infer<S[K]>, undefined> }
 >;
 
+/** How an object schema treats unknown keys and nulls. */
 export type ObjectOptions = {
   readonly description?: string;
   /**

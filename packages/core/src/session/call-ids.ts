@@ -1,6 +1,7 @@
 /** The process-wide tool-call id counter: `call_1`, `call_2`, … never reset, never repeated. */
 import type { History } from "../history/message.js";
 
+/** The process-wide counter of tool-call ids. */
 export type CallIds = {
   readonly next: () => string;
   /** Moves the counter past the highest `call_N` of a history, so a loaded session never repeats an id. */
@@ -9,6 +10,7 @@ export type CallIds = {
 
 const CALL_ID = /^call_(\d+)$/;
 
+/** The highest `N` of the `call_N` ids of a history (0 when none). */
 export const highestCallNumber = (history: History): number => {
   let highest = 0;
   for (const message of history) {
@@ -21,6 +23,7 @@ export const highestCallNumber = (history: History): number => {
   return highest;
 };
 
+/** A counter starting at `call_1`. */
 export const createCallIds = (): CallIds => {
   let last = 0;
   return {

@@ -36,6 +36,7 @@ const toolSection = (tools: readonly Tool[]): string => {
   ].join("\n");
 };
 
+/** Bob's system prompt. */
 export const buildSystemPrompt = (input: SystemPromptInput): string => `You are Bob, a bash-first coding agent working inside the user's editor.
 Working directory: ${input.cwd}
 Date: ${input.date}

@@ -1,5 +1,6 @@
 /** Process-wide FIFO serialisation of turns: one runs at a time, a cancelled queued one never starts. */
 
+/** Runs jobs one at a time, first in first out. */
 export type TurnQueue = {
   /**
    * Runs `job` once every earlier job has settled. When `signal` aborts while the job waits,
@@ -10,6 +11,7 @@ export type TurnQueue = {
   readonly idle: () => Promise<void>;
 };
 
+/** An empty queue. */
 export const createTurnQueue = (): TurnQueue => {
   let tail: Promise<void> = Promise.resolve();
   const run = <T>(signal: AbortSignal, job: () => Promise<T>, onCancelledWhileQueued: () => T): Promise<T> => {

@@ -7,6 +7,7 @@ import type { FileDiff } from "../history/message.js";
 import type { ChangeTracker } from "../ports/change-tracker.js";
 import type { InMemoryFileSystem } from "./in-memory-file-system.js";
 
+/** Limits and failures of the in-memory tracker. */
 export type InMemoryChangeTrackerOptions = {
   /** Texts longer than this are named with a note, not diffed. Default 256 Ki characters. */
   readonly maxFileBytes?: number;
@@ -14,6 +15,7 @@ export type InMemoryChangeTrackerOptions = {
   readonly unavailable?: string;
 };
 
+/** A ChangeTracker over an InMemoryFileSystem, recording each `begin`. */
 export type InMemoryChangeTracker = ChangeTracker & {
   /** The cwd of every `begin`, in order. */
   readonly begun: string[];
@@ -40,6 +42,7 @@ const diffOf = (path: string, before: string | undefined, after: string | undefi
   return { path, oldText: before ?? null, newText: after ?? null };
 };
 
+/** A ChangeTracker comparing the in-memory files before and after. */
 export const inMemoryChangeTracker = (fs: InMemoryFileSystem, options: InMemoryChangeTrackerOptions = {}): InMemoryChangeTracker => {
   const begun: string[] = [];
   const maxFileBytes = options.maxFileBytes ?? 256 * 1024;

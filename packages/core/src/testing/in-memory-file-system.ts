@@ -2,8 +2,10 @@
 import { errAsync, okAsync } from "neverthrow";
 import type { FileSystem } from "../ports/file-system.js";
 
+/** A FileSystem whose files are a map you can read and change. */
 export type InMemoryFileSystem = FileSystem & { readonly files: Map<string, string> };
 
+/** An in-memory FileSystem holding `initial`. */
 export const inMemoryFileSystem = (initial: Record<string, string> = {}): InMemoryFileSystem => {
   const files = new Map(Object.entries(initial));
   const isDirectory = (path: string): boolean => {

@@ -3,8 +3,10 @@ import { errAsync, okAsync } from "neverthrow";
 import { isSessionId } from "../session/session-id.js";
 import type { SessionStore, StoredSession } from "../ports/session-store.js";
 
+/** A SessionStore whose saved sessions you can inspect. */
 export type InMemorySessionStore = SessionStore & { readonly saved: Map<string, StoredSession> };
 
+/** An empty in-memory SessionStore. */
 export const inMemorySessionStore = (): InMemorySessionStore => {
   const saved = new Map<string, StoredSession>();
   const key = (cwd: string, id: string) => `${cwd}\u0000${id}`;

@@ -2,8 +2,10 @@
 import { errAsync, okAsync } from "neverthrow";
 import type { SkillCatalogue, SkillContent } from "../ports/skill-catalogue.js";
 
+/** A skill given in memory; its folder and files are optional. */
 export type InMemorySkill = { readonly name: string; readonly description: string } & Partial<SkillContent>;
 
+/** A SkillCatalogue of the given skills. */
 export const inMemorySkillCatalogue = (skills: readonly InMemorySkill[] = []): SkillCatalogue => {
   const sorted = [...skills].sort((a, b) => a.name.localeCompare(b.name));
   return {

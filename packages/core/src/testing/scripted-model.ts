@@ -4,11 +4,13 @@
  */
 import type { Model, ModelError, ModelEvent, ModelRequest, Usage } from "../ports/model.js";
 
+/** One scripted step: events, a hang until aborted, or a function of the request. */
 export type ScriptedReply =
   | { readonly kind: "events"; readonly events: readonly ModelEvent[] }
   | { readonly kind: "hang"; readonly before: readonly ModelEvent[] }
   | ((request: ModelRequest) => ScriptedReply);
 
+/** A Model answering from a script and recording every request. */
 export type ScriptedModel = Model & {
   readonly requests: ModelRequest[];
   readonly push: (...replies: ScriptedReply[]) => void;
@@ -39,6 +41,7 @@ export const toolReply = (
   ],
 });
 
+/** A reply streaming `before`, then failing with `error`. */
 export const errorReply = (error: ModelError, before: readonly ModelEvent[] = []): ScriptedReply => ({
   kind: "events",
   events: [...before, { type: "error", error }],
@@ -49,6 +52,7 @@ export const hangingReply = (before: readonly ModelEvent[] = []): ScriptedReply 
 
 const abortedEvent: ModelEvent = { type: "error", error: { kind: "aborted", message: "cancelled" } };
 
+/** A model answering each step with the next reply (`ok` once the script is spent). */
 export const scriptedModel = (...initial: ScriptedReply[]): ScriptedModel => {
   const queue = [...initial];
   const requests: ModelRequest[] = [];

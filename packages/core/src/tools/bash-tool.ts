@@ -36,6 +36,7 @@ export const commandOutput = (r: ShellResult): string => {
   return r.output.length === 0 || r.output.endsWith("\n") ? `${r.output}${end}` : `${r.output}\n${end}`;
 };
 
+/** `bash`: gated, counts as a command. */
 export const bashTool = defineTool({
   name: "bash",
   description:

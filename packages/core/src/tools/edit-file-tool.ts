@@ -30,6 +30,7 @@ export const applyEdit = (text: string, input: EditFileInput): Result<string, st
   return ok(all ? text.split(input.old_text).join(input.new_text) : text.replace(input.old_text, () => input.new_text));
 };
 
+/** `edit_file`: gated, shows its diff first, counts as a file operation. */
 export const editFileTool = defineTool({
   name: "edit_file",
   description: "Replace an exact piece of text in a file. old_text must match exactly once unless replace_all is true.",

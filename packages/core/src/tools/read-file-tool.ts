@@ -19,6 +19,7 @@ export const sliceLines = (text: string, offset = 1, limit = DEFAULT_LIMIT): str
   return `[lines ${start}-${end} of ${lines.length}]\n${lines.slice(start - 1, end).join("\n")}\n`;
 };
 
+/** `read_file`: gated, counts as a file operation. */
 export const readFileTool = defineTool({
   name: "read_file",
   description: "Read a text file. Relative paths are resolved against the session's working directory.",

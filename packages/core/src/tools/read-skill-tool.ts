@@ -3,6 +3,7 @@ import { object } from "../schema/object.js";
 import { string } from "../schema/schema.js";
 import { completed, defineTool, failed } from "./tool.js";
 
+/** `read_skill`: never gated, counts as a skill. */
 export const readSkillTool = defineTool({
   name: "read_skill",
   description: "Read a skill of the catalogue: its instructions and the files it ships (scripts you can run with bash).",

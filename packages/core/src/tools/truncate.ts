@@ -12,6 +12,7 @@ const boundary = (bytes: Uint8Array, index: number, step: -1 | 1): number => {
   return at;
 };
 
+/** `text` within `maxBytes` UTF-8 bytes: head and tail with a marker saying how much was cut. */
 export const truncateMiddle = (text: string, maxBytes: number): string => {
   if (text.length * 3 <= maxBytes) return text;
   const bytes = encoder.encode(text);

@@ -15,6 +15,7 @@ const diffOf = async (content: string, fs: FileSystem, path: string): Promise<Fi
   newText: content,
 });
 
+/** `write_file`: gated, shows its diff first, counts as a file operation. */
 export const writeFileTool = defineTool({
   name: "write_file",
   description: "Create or overwrite a file with the given content, creating parent directories.",

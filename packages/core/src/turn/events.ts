@@ -2,6 +2,7 @@
 import type { ToolOutcome } from "../tools/tool.js";
 import type { ToolCallView } from "./tool-call-view.js";
 
+/** What happens in a turn, in order, as the front end shows it. */
 export type TurnEvent =
   /** A streamed piece of the model's answer, whitespace preserved. */
   | { readonly type: "text"; readonly text: string }
@@ -22,4 +23,5 @@ export type TurnEvent =
       readonly summary: string | undefined;
     };
 
+/** Receives a turn's events as they happen. */
 export type Emit = (event: TurnEvent) => void;

@@ -19,6 +19,7 @@ export type CallOutcome = {
   readonly stopTurn: boolean;
 };
 
+/** What one call needs: the gate, the session's grants, the loop detector, the tools. */
 export type CallDeps = {
   readonly sessionId: string;
   readonly gate: PermissionGate;
@@ -47,6 +48,7 @@ export const refusedCall = (call: ToolCall, view: ToolCallView, output: string, 
   return { result: resultOf(call, { status: "failed", output, diffs: [] }), ran: undefined, granted: undefined, stopTurn };
 };
 
+/** Runs one call through its checks, the permission dialog and the tool. Never throws on a refusal. */
 export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallOutcome> => {
   const { emit, ctx, toolbox } = deps;
   const baseView = bareView(call, toolbox);

@@ -3,12 +3,15 @@
  * at twice the limit the turn ends.
  */
 
+/** Run the call, refuse it, or end the turn. */
 export type LoopVerdict = "run" | "block" | "stop";
 
+/** Watches a turn's calls for the same call repeated. */
 export type LoopDetector = { readonly check: (name: string, input: unknown) => LoopVerdict };
 
 const signature = (name: string, input: unknown): string => `${name}\u0000${JSON.stringify(input) ?? ""}`;
 
+/** A detector allowing `repeats` identical calls in a row. */
 export const createLoopDetector = (repeats: number): LoopDetector => {
   let last = "";
   let count = 0;

@@ -99,6 +99,7 @@ const countsOf = (ran: readonly ToolCategory[]): TurnCounts => ({
   skills: ran.filter((c) => c === "skill").length,
 });
 
+/** Runs one turn; never throws for expected failures (they end it `failed` with a line). */
 export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request: TurnRequest): Promise<TurnOutcome> => {
   const { signal, emit, toolbox } = request;
   const question = userMessage(request.text);

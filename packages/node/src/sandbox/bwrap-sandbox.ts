@@ -23,6 +23,7 @@ export type BwrapSandboxOptions = SandboxSettings & {
   readonly roomParent?: string;
 };
 
+/** A started sandbox: the shell wrapper, the file systems' boundary, and its cleanup. */
 export type BwrapSandbox = {
   /** Settles once the start-up check is done: ok, or why commands cannot run sandboxed. */
   readonly ready: Promise<Result<void, SandboxUnavailable>>;
