@@ -2,7 +2,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { AppState } from "../app-state.js";
 import { commandsUpdate } from "../translate/commands.js";
-import type { JsonRpcId } from "../wire/after-response.js";
+import type { JsonRpcId } from "../wire/json-rpc-id.js";
 
 export const sendCommands = (app: AppState, sessionId: string): void =>
   app.notify(sessionId, commandsUpdate(app.agent.commands()));

@@ -8,8 +8,8 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 
-/** A JSON-RPC request id. */
-export type JsonRpcId = string | number | null;
+import type { JsonRpcId } from "./json-rpc-id.js";
+
 
 export type AfterResponse = (id: JsonRpcId, callback: () => void) => void;
 

@@ -20,6 +20,7 @@
  * stays pure JSON-RPC and the connection stays up.
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import type { JsonRpcId } from "./json-rpc-id.js";
 
 /** The SDK's default limit of one incoming message, kept: 32 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -32,7 +33,6 @@ export type NdJsonStreamOptions = {
   readonly onWritten?: (message: acp.AnyMessage) => void;
 };
 
-type JsonRpcId = string | number | null;
 
 type ErrorObject = { readonly code: number; readonly message: string; readonly data?: unknown };
 
