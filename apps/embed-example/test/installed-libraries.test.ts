@@ -6,10 +6,11 @@
  * exactOptionalPropertyTypes and nodenext.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { startFakeOpenAI, type FakeOpenAI } from "@mm/fake-openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
@@ -105,6 +106,25 @@ describe("the libraries, installed from their tarballs outside the workspace", (
     writeFileSync(join(project, "turn.mjs"), RUN_A_TURN);
     const { stdout } = await run(process.execPath, ["turn.mjs"], { cwd: project });
     expect(JSON.parse(stdout)).toEqual({ result: { stopReason: "end_turn" }, text: "It has three words.", asked: ["read_file: a.txt"], history: 5 });
+  });
+
+  it("run the README's embedding snippet word for word against an OpenAI-compatible server", async () => {
+    const readme = readFileSync(join(WORKSPACE, "README.md"), "utf8");
+    const snippet = /## Embedding the core[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(snippet).toContain("createAgent(");
+    writeFileSync(join(project, "bob.mjs"), snippet!);
+    let fake: FakeOpenAI | undefined;
+    try {
+      fake = await startFakeOpenAI([{ kind: "text", chunks: ["Two files ", "and a folder."] }]);
+      const { stdout } = await run(process.execPath, ["bob.mjs"], {
+        cwd: project,
+        env: { PATH: process.env.PATH ?? "", HOME: project, MM_BASE_URL: fake.url, MM_MODEL: "fake-model" },
+      });
+      expect(stdout).toBe("Two files and a folder.\nend_turn\n");
+      expect(fake.requests[0]!.body).toMatchObject({ model: "fake-model" });
+    } finally {
+      await fake?.close();
+    }
   });
 
   it("type-check a TypeScript consumer under strict, exactOptionalPropertyTypes and nodenext", async () => {
