@@ -86,7 +86,9 @@ describe("mm-acp end to end", () => {
   });
 
   it("a model server answering 500 gives internal error with a one-line explanation; the unanswered question is dropped", async () => {
-    server.enqueue(status(500), status(500), status(500), text("recovered"));
+    // The server says to retry after 5 ms: the test checks the retries, never sleeps through the 2 s + 4 s backoff.
+    const busy = () => status(500, undefined, { "retry-after-ms": "5" });
+    server.enqueue(busy(), busy(), busy(), text("recovered"));
     const agent = spawnAgent({ env: env(), cwd });
     await agent.run(async (client) => {
       const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
@@ -105,6 +107,9 @@ describe("mm-acp end to end", () => {
     expect(users.some((u) => u.includes("second"))).toBe(true);
     await stop(agent);
     expect(agent.problems).toEqual([]);
+    expect(agent.stderr()).toContain("mm: model server answered 500, retry 1/2 in 5 ms");
+    expect(agent.stderr()).toContain("mm: model server answered 500, retry 2/2 in 5 ms");
+    expect(agent.stderr()).toContain("[acp] turn failed: model server error 500");
   });
 
   it("prints help and version, and exits 2 with one line on a bad configuration file", async () => {

@@ -6,13 +6,12 @@
  * off, all succeed. Without bubblewrap (or user namespaces), nothing runs and the user is told why.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type * as acp from "@agentclientprotocol/sdk";
 import { bwrapSandbox } from "@mm/node";
-import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { startFakeOpenAI, tcpGreeter, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { spawnAgent, stop } from "./spawned-agent.js";
 
 const KEY = "sk-sandbox-e2e-4f5e6d";
@@ -25,19 +24,18 @@ probe.dispose();
 const skip = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.reason}` : undefined;
 if (skip !== undefined) console.error(`sandbox e2e (bwrap) skipped: ${skip}`);
 
-let listener: Server;
+let outside: Awaited<ReturnType<typeof tcpGreeter>>;
 let port = 0;
 let server: FakeOpenAI;
 let home: string;
 let cwd: string;
 
 beforeAll(async () => {
-  listener = createServer((socket) => socket.end("hello from outside\n"));
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  port = (listener.address() as { port: number }).port;
+  outside = await tcpGreeter("hello from outside\n");
+  port = outside.port;
 });
 afterAll(() => {
-  listener.close();
+  outside.close();
   rmSync(root, { recursive: true, force: true });
 });
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { NO_RESULT } from "@mm/core";
 import type { Message, ModelEvent, ModelRequest, ToolSpec } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { dropAfter, slowText, stall, startFakeOpenAI, status, text, toolCalls, type FakeOpenAI } from "../../fake-openai/src/index.js";
+import { dropAfter, fakeServerKeeper, slowText, stall, status, text, toolCalls } from "../../fake-openai/src/index.js";
 import { aiSdkModel, type AiSdkModelOptions } from "./ai-sdk-model.js";
 
 const API_KEY = "sk-test-SECRET-0123456789";
@@ -12,18 +12,11 @@ const bash: ToolSpec = {
   inputSchema: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
 };
 
-let server: FakeOpenAI | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const servers = fakeServerKeeper();
+afterEach(servers.close);
+const start = servers.start;
 
-const start = async (...args: Parameters<typeof startFakeOpenAI>): Promise<FakeOpenAI> => {
-  server = await startFakeOpenAI(...args);
-  return server;
-};
-
-const modelFor = (fake: FakeOpenAI, options: Partial<AiSdkModelOptions> = {}) =>
+const modelFor = (fake: { readonly url: string }, options: Partial<AiSdkModelOptions> = {}) =>
   aiSdkModel({ model: "fake-model", baseURL: fake.url, apiKey: API_KEY, api: "chat", maxRetries: 0, ...options });
 
 const request = (messages: readonly Message[], overrides: Partial<ModelRequest> = {}): ModelRequest => ({
@@ -167,8 +160,7 @@ describe("aiSdkModel over chat completions", () => {
   it("explains a refused connection", async () => {
     const fake = await start();
     const url = fake.url;
-    await fake.close();
-    server = undefined;
+    await servers.close();
     const logs: string[] = [];
     const model = aiSdkModel({ model: "m", baseURL: url, apiKey: API_KEY, api: "chat", maxRetries: 1, sleep: async () => undefined, log: (line) => logs.push(line) });
     const events = await collect(model.step(request(hi)));

@@ -79,8 +79,9 @@ const parseInput = (text: string): unknown => {
 export const retryLine = (notice: RetryNotice, context: ErrorContext): string => {
   const status = (notice.error as { statusCode?: unknown }).statusCode;
   const cause = typeof status === "number" ? `model server answered ${status}` : explainError(notice.error, context).message;
-  const seconds = notice.delayMs / 1000;
-  return `${cause}, retry ${notice.retry}/${notice.of} in ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+  const ms = Math.round(notice.delayMs);
+  const delay = ms < 1000 ? `${ms} ms` : `${Number.isInteger(ms / 1000) ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
+  return `${cause}, retry ${notice.retry}/${notice.of} in ${delay}`;
 };
 
 /** The Model port on an OpenAI-compatible server (see the module comment). Its `step` never throws. */

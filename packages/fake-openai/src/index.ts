@@ -21,3 +21,4 @@ export {
   type TextReply,
   type ToolCallsReply,
 } from "./replies.js";
+export { fakeServerKeeper, tcpGreeter } from "./test-servers.js";

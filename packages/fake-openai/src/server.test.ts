@@ -1,16 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { dropAfter, floodText, slowText, stall, startFakeOpenAI, status, text, toolCalls, type FakeOpenAI } from "./index.js";
+import { dropAfter, fakeServerKeeper, floodText, slowText, stall, status, text, toolCalls, type FakeOpenAI } from "./index.js";
 
-let server: FakeOpenAI | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const start = async (...args: Parameters<typeof startFakeOpenAI>): Promise<FakeOpenAI> => {
-  server = await startFakeOpenAI(...args);
-  return server;
-};
+const servers = fakeServerKeeper();
+afterEach(servers.close);
+const start = servers.start;
 
 const chat = (fake: FakeOpenAI, body: Record<string, unknown> = {}, init: RequestInit = {}): Promise<Response> =>
   fetch(`${fake.url}/chat/completions`, {

@@ -41,7 +41,10 @@ const turn = async (state: AgentState, live: LiveSession, text: string, emit: Em
   await persistSession(state, live);
   const { commands, fileOps, skills } = outcome.counts;
   state.log(`turn done: ${commands} command(s) · ${fileOps} file op(s) · ${skills} skill(s)`);
-  return outcome.stopReason === "failed" ? { stopReason: "failed", error: outcome.error ?? "the turn failed" } : { stopReason: outcome.stopReason };
+  if (outcome.stopReason !== "failed") return { stopReason: outcome.stopReason };
+  const error = outcome.error ?? "the turn failed";
+  state.log(`turn failed: ${error}`);
+  return { stopReason: "failed", error };
 };
 
 /** Runs one prompt of a live session: a slash command or a turn, in the agent's queue. */

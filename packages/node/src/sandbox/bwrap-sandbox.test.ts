@@ -4,7 +4,7 @@
  * in most tests, which is the hardest layout: both must show through the private /tmp.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { tcpGreeter } from "../../../fake-openai/src/index.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,15 +25,14 @@ const checked = await sandbox.ready;
 const skip = checked.isErr() ? `bubblewrap cannot run here: ${checked.error.reason}` : undefined;
 if (skip !== undefined) console.error(`bwrap-sandbox tests skipped: ${skip}`);
 
-let listener: Server;
+let outside: Awaited<ReturnType<typeof tcpGreeter>>;
 let port = 0;
 beforeAll(async () => {
-  listener = createServer((socket) => socket.end("hello from outside\n"));
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  port = (listener.address() as { port: number }).port;
+  outside = await tcpGreeter("hello from outside\n");
+  port = outside.port;
 });
 afterAll(() => {
-  listener.close();
+  outside.close();
   sandbox.dispose();
   rmSync(root, { recursive: true, force: true });
 });
