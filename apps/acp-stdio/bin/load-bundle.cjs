@@ -3,7 +3,8 @@
  * Loads mm-acp's CommonJS bundle (dist/mm-acp.json names the current one) with V8's code cache made by
  * the build, so what start-up runs is neither parsed nor compiled again. V8 validates the cache (its
  * version and flags, the source) and ignores one that does not fit: the bundle is then compiled as
- * usual. Used by bin/mm-acp.js, and by build.mjs to write the cache (the same compile, same source text).
+ * usual. Used by bin/mm-acp.js, by build.mjs to write the cache (the same compile, same source text), and
+ * by the benchmark to start its floor agent the same way.
  */
 const { readFileSync, writeFileSync } = require("node:fs");
 const { dirname, join } = require("node:path");
@@ -40,9 +41,11 @@ exports.loadBundle = () => {
     process.exit(1);
   }
   const manifest = JSON.parse(manifestText.toString("utf8"));
-  const file = join(DIST, manifest.bundle);
-  return run(compile(file, readOptional(join(DIST, manifest.cache))), file);
+  return exports.loadFile(join(DIST, manifest.bundle), join(DIST, manifest.cache));
 };
+
+/** The exports of the CommonJS `file`, compiled with the code cache in `cacheFile` when it fits. */
+exports.loadFile = (file, cacheFile) => run(compile(file, readOptional(cacheFile)), file);
 
 /** Loads `file` (without starting it) and writes V8's code cache for it to `out`. */
 exports.writeCodeCache = (file, out) => {

@@ -63,7 +63,7 @@ export const startup = async (workspace: Workspace): Promise<{ rows: Row[]; idle
         unit: "ms",
         samples: mine.map((s) => s.init),
         baseline: { label: "bare node", samples: floorSamples.map((s) => s.init) },
-        targets: [{ on: "ratio", max: 1.8 }],
+        targets: [{ on: "ratio", max: 1.6 }],
       }),
       row({
         id: `startup.session-new[${agent.label}]`,
