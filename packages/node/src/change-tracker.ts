@@ -18,6 +18,10 @@ export const changeTracker = (options: ChangeTrackingOptions = {}): ChangeTracke
   const find = workTreeFinder(options);
   return {
     begin: (cwd) =>
-      ResultAsync.fromSafePromise(find(cwd)).andThen((tree) => (tree === undefined ? scan.begin(cwd) : git.begin(tree))),
+      ResultAsync.fromSafePromise(find(cwd)).andThen((tree) => {
+        if (tree !== undefined) return git.begin(tree);
+        git.forget(cwd);
+        return scan.begin(cwd);
+      }),
   };
 };

@@ -17,6 +17,10 @@ export type WorkTree = {
   readonly prefix: string;
   /** The user's index file, absolute: only ever copied. */
   readonly index: string;
+  /** The repository's own exclude file (`info/exclude`), absolute. */
+  readonly exclude: string;
+  /** Bytes of an object id: 20 (SHA-1) or 32 (SHA-256). */
+  readonly idBytes: number;
 };
 
 /** `git rev-parse` is quick whatever the repository's size; a generous bound, not a budget. */
@@ -28,15 +32,15 @@ export const exists = (path: string): Promise<boolean> => stat(path).then(() => 
 export const findWorkTree = async (cwd: string, options: ChangeTrackingOptions = {}): Promise<WorkTree | undefined> => {
   const result = await runGit({
     git: options.gitPath ?? "git",
-    args: ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index"],
+    args: ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "info/exclude", "--show-object-format"],
     cwd,
     env: gitEnvironment(options.env ?? process.env),
     timeoutMs: LOCATE_TIMEOUT_MS,
   });
   if (result.isErr()) return undefined;
-  const [inside, top, prefix, index] = result.value.toString("utf8").split("\n");
-  if (inside !== "true" || top === undefined || prefix === undefined || index === undefined || top === "") return undefined;
-  return { cwd, top, prefix, index: resolve(cwd, index) };
+  const [inside, top, prefix, index, exclude, format] = result.value.toString("utf8").split("\n");
+  if (inside !== "true" || top === undefined || prefix === undefined || index === undefined || exclude === undefined || top === "") return undefined;
+  return { cwd, top, prefix, index: resolve(cwd, index), exclude: resolve(cwd, exclude), idBytes: format === "sha256" ? 32 : 20 };
 };
 
 /**
