@@ -19,7 +19,10 @@ export const changeTracker = (options: ChangeTrackingOptions = {}): ChangeTracke
   return {
     begin: (cwd) =>
       ResultAsync.fromSafePromise(find(cwd)).andThen((tree) => {
-        if (tree !== undefined) return git.begin(tree);
+        if (tree !== undefined) {
+          scan.forget(cwd);
+          return git.begin(tree);
+        }
         git.forget(cwd);
         return scan.begin(cwd);
       }),

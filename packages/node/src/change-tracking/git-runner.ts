@@ -14,7 +14,8 @@ export const GIT_CONFIG = ["-c", "core.splitIndex=false", "-c", "advice.addEmbed
 
 /** Runs git steps in `cwd` on `indexFile` (undefined: the repository's own, read only), against one deadline. */
 export type GitSteps = {
-  readonly run: (args: readonly string[], input?: string) => ResultAsync<Buffer, GitFailure>;
+  /** `git <args>`; `config` adds `-c name=value` options of its own. */
+  readonly run: (args: readonly string[], config?: readonly string[]) => ResultAsync<Buffer, GitFailure>;
   /** Milliseconds since the epoch by which every step must be done. */
   readonly deadline: number;
   readonly env: NodeJS.ProcessEnv;
@@ -29,11 +30,11 @@ export const gitSteps = (git: GitContext, cwd: string, indexFile: string | undef
     deadline,
     env,
     indexFile,
-    run: (args, input) => {
+    run: (args, config = []) => {
       const left = deadline - Date.now();
       if (left <= 0) return errAsync({ timedOut: true, message: `git ${args[0] ?? ""}: over ${timeoutMs} ms` });
       const alsoOk = args[0] === "add" ? [1] : [];
-      return runGit({ git: git.path, args: [...GIT_CONFIG, ...args], cwd, env, timeoutMs: left, alsoOk, ...(input === undefined ? {} : { input }) });
+      return runGit({ git: git.path, args: [...GIT_CONFIG, ...config.flatMap((option) => ["-c", option]), ...args], cwd, env, timeoutMs: left, alsoOk });
     },
   };
 };

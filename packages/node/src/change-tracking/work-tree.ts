@@ -3,7 +3,7 @@
  * answer while it still holds.
  */
 import { stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { ChangeTrackingOptions } from "./limits.js";
 import { gitEnvironment, runGit } from "./run-git.js";
 
@@ -43,20 +43,33 @@ export const findWorkTree = async (cwd: string, options: ChangeTrackingOptions =
   return { cwd, top, prefix, index: resolve(cwd, index), exclude: resolve(cwd, exclude), idBytes: format === "sha256" ? 32 : 20 };
 };
 
+/** The cwd and every directory above it: where a `.git` would make it part of a work tree. */
+const ancestors = (cwd: string): string[] => {
+  const dirs = [resolve(cwd)];
+  for (let up = dirname(dirs[0]!); up !== dirs[dirs.length - 1]; up = dirname(up)) dirs.push(up);
+  return dirs;
+};
+
 /**
- * findWorkTree remembering its answers: a work tree found for a cwd is reused while its index file
- * still exists and no repository was made at the cwd itself, sparing a `git rev-parse` per call.
+ * findWorkTree remembering its answers, sparing a `git rev-parse` per call: a work tree found for a
+ * cwd is reused while its index file still exists and no repository was made at the cwd itself; a
+ * cwd found outside git stays so while no `.git` appears in it or above it.
  */
 export const workTreeFinder = (options: ChangeTrackingOptions = {}): ((cwd: string) => Promise<WorkTree | undefined>) => {
-  const found = new Map<string, WorkTree>();
+  const found = new Map<string, WorkTree | undefined>();
   const stillValid = async (tree: WorkTree): Promise<boolean> =>
     (await exists(tree.index)) && (tree.prefix === "" || !(await exists(join(tree.cwd, ".git"))));
+  const stillOutside = async (cwd: string): Promise<boolean> => {
+    for (const dir of ancestors(cwd)) if (await exists(join(dir, ".git"))) return false;
+    return true;
+  };
   return async (cwd) => {
-    const known = found.get(cwd);
-    if (known !== undefined && (await stillValid(known))) return known;
-    found.delete(cwd);
+    if (found.has(cwd)) {
+      const known = found.get(cwd);
+      if (known === undefined ? await stillOutside(cwd) : await stillValid(known)) return known;
+    }
     const tree = await findWorkTree(cwd, options);
-    if (tree !== undefined) found.set(cwd, tree);
+    found.set(cwd, tree);
     return tree;
   };
 };
