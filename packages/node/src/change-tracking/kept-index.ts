@@ -23,7 +23,7 @@ import { gitSteps, type GitContext, type GitSteps } from "./git-runner.js";
 import { entryOffsets, indexDifferences, SIZE_AT, trackedPaths } from "./index-entries.js";
 import { listDirectories } from "./list-directories.js";
 import { gitEnvironment, runGit, type GitFailure } from "./run-git.js";
-import { treeWatcher, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
+import { treeWatcher, watchBudget, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
 import { exists, type WorkTree } from "./work-tree.js";
 
 /** Past this many changed paths, one `git add` of the whole cwd is cheaper than naming them. */
@@ -76,7 +76,8 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
   /** False until a full step made the index match the work tree under the cwd. */
   let inStep = false;
   let step = 0;
-  let watcher: TreeWatcher | undefined = options.watch ? treeWatcher(tree.cwd, { maxDirectories: MAX_WATCHED_DIRECTORIES }) : undefined;
+  const maxWatched = watchBudget(MAX_WATCHED_DIRECTORIES);
+  let watcher: TreeWatcher | undefined = options.watch ? treeWatcher(tree.cwd, { maxDirectories: maxWatched }) : undefined;
   /** Repositories of their own under the cwd (cwd-relative): named to every `git add`, not watched. */
   let repositories = new Set<string>();
   let user: { readonly stamp: string; readonly ignoredTracked: string } | undefined;
@@ -235,7 +236,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       await recordExcludes(steps);
       const ignored = await ignoredDirectories(steps, [pathspec("")]);
       if (ignored.isErr()) return err(ignored.error);
-      const listing = listDirectories(tree.cwd, "", { skip: (relative) => ignored.value.has(relative), repositoriesApart: true, max: MAX_WATCHED_DIRECTORIES });
+      const listing = listDirectories(tree.cwd, "", { skip: (relative) => ignored.value.has(relative), repositoriesApart: true, max: maxWatched });
       if (listing.truncated || !watcher.watchOnly(listing.dirs, reset)) stopWatching();
       else repositories = new Set(listing.repositories);
     }
@@ -298,7 +299,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       const ignored = await ignoredDirectories(steps, fresh.map(pathspec));
       if (ignored.isErr()) return err(ignored.error);
       for (const dir of fresh.filter((d) => !ignored.value.has(d))) {
-        const listing = listDirectories(tree.cwd, dir, { skip: (relative) => ignored.value.has(relative), repositoriesApart: true, max: MAX_WATCHED_DIRECTORIES - active.size() });
+        const listing = listDirectories(tree.cwd, dir, { skip: (relative) => ignored.value.has(relative), repositoriesApart: true, max: maxWatched - active.size() });
         for (const repository of listing.repositories) repositories.add(repository);
         if (listing.truncated || !active.add(listing.dirs)) {
           stopWatching();

@@ -13,7 +13,7 @@ import type { TrackingLimits } from "./limits.js";
 import { listDirectories } from "./list-directories.js";
 import { compareScans } from "./scan-compare.js";
 import { scanFile, scanTree, SKIPPED_DIRECTORIES, type ScanLimits, type ScannedEntry, type ScanOutcome } from "./scan-tree.js";
-import { treeWatcher, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
+import { treeWatcher, watchBudget, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
 
 /** Past this many changed paths, one full scan is as cheap as looking at each. */
 const MAX_NAMED_PATHS = 1000;
@@ -55,7 +55,8 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
   let startedMs = 0;
   let inStep = false;
   let step = 0;
-  let watcher: TreeWatcher | undefined = options.watch ? treeWatcher(cwd, { maxDirectories: MAX_WATCHED_DIRECTORIES }) : undefined;
+  const maxWatched = watchBudget(MAX_WATCHED_DIRECTORIES);
+  let watcher: TreeWatcher | undefined = options.watch ? treeWatcher(cwd, { maxDirectories: maxWatched }) : undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const locked = <T>(work: () => Promise<T>): Promise<T> => {
     const run = queue.then(work, work);
@@ -83,7 +84,7 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
 
   const watchAll = (reset: ReadonlySet<string>): void => {
     if (watcher === undefined) return;
-    const listing = listDirectories(cwd, "", { skip: (_relative, name) => SKIPPED_DIRECTORIES.has(name), repositoriesApart: false, max: MAX_WATCHED_DIRECTORIES });
+    const listing = listDirectories(cwd, "", { skip: (_relative, name) => SKIPPED_DIRECTORIES.has(name), repositoriesApart: false, max: maxWatched });
     if (listing.truncated || !watcher.watchOnly(listing.dirs, reset)) stopWatching();
   };
 
@@ -128,7 +129,7 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
         continue;
       }
       // A directory new to the watcher: watched first, then scanned, so no change falls in between.
-      const listing = listDirectories(cwd, path, { skip: (_relative, name) => SKIPPED_DIRECTORIES.has(name), repositoriesApart: false, max: MAX_WATCHED_DIRECTORIES - active.size() });
+      const listing = listDirectories(cwd, path, { skip: (_relative, name) => SKIPPED_DIRECTORIES.has(name), repositoriesApart: false, max: maxWatched - active.size() });
       if (listing.truncated || !active.add(listing.dirs)) {
         stopWatching();
         return fullStep(timeoutMs, new Set());

@@ -52,6 +52,19 @@ const queueLength = (): number => {
   }
 };
 
+/**
+ * Watches one cwd may take: at most `max`, and an eighth of the user's inotify watches, which the
+ * editor and its language servers share (8,192 in all on some systems).
+ */
+export const watchBudget = (max: number): number => {
+  try {
+    const limit = Number(readFileSync("/proc/sys/fs/inotify/max_user_watches", "utf8").trim());
+    return Number.isFinite(limit) && limit > 0 ? Math.min(max, Math.floor(limit / 8)) : max;
+  } catch {
+    return max;
+  }
+};
+
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const within = (dir: string, path: string): boolean => dir === "" || path === dir || path.startsWith(`${dir}/`);
