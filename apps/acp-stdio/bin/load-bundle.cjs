@@ -4,7 +4,7 @@
  * the build, so what start-up runs is neither parsed nor compiled again. V8 validates the cache (its
  * version and flags, the source) and ignores one that does not fit: the bundle is then compiled as
  * usual. Used by bin/mm-acp.js, by build.mjs to write the cache (the same compile, same source text), and
- * by the benchmark to start its floor agent the same way.
+ * by the benchmark to build and start its floor agent the same way.
  */
 const { readFileSync, writeFileSync } = require("node:fs");
 const { dirname, join } = require("node:path");
@@ -52,4 +52,16 @@ exports.writeCodeCache = (file, out) => {
   const script = compile(file);
   run(script, file);
   writeFileSync(out, script.createCachedData());
+};
+
+/**
+ * Loads `file`, starts it (the agent then serves whatever arrives on stdin) and, when the process
+ * exits, writes V8's code cache for it to `out`: the cache then holds what start-up and the first
+ * requests ran, not only the bundle's top level.
+ */
+exports.writeWarmCodeCache = (file, out) => {
+  const script = compile(file);
+  const loaded = run(script, file);
+  process.once("exit", () => writeFileSync(out, script.createCachedData()));
+  loaded.start();
 };

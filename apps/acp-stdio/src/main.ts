@@ -4,7 +4,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
-import { Readable } from "node:stream";
 import { aiSdkModel } from "@mm/ai-model";
 import { bashShell, changeTracker, jsonSessionStore, loadDiskSkillCatalogue, loadProcessConfig, nodeFileSystem } from "@mm/node";
 import { bannerLines } from "./banner.js";
@@ -12,10 +11,11 @@ import { cliAction } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
 import { serve } from "./serve.js";
 import { batchedStdout } from "./startup/batched-stdout.js";
+import { stderrLine } from "./startup/stderr-line.js";
+import { nodeByteSource } from "./startup/stdin-source.js";
 import { responseWatch } from "./wire/after-response.js";
 import { ndJsonStream } from "./wire/nd-json-stream.js";
 
-const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
 
 const keepStdoutForProtocol = (): void => {
   const toStderr = (...args: unknown[]) => console.error(...args);
@@ -41,7 +41,7 @@ const main = async (): Promise<void> => {
   const skills = await loadDiskSkillCatalogue(config.skills.dirs, stderrLine);
   for (const line of bannerLines(config, skills.list(), source)) stderrLine(line);
   const watch = responseWatch();
-  const stream = ndJsonStream(batchedStdout(), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, {
+  const stream = ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), {
     log: stderrLine,
     onWritten: watch.written,
   });

@@ -16,8 +16,6 @@ const RESOLVED = Promise.resolve();
 export type BatchedOutput = {
   /** Queues bytes (synchronously, in order); resolves when more may be written. */
   readonly write: (chunk: Uint8Array) => Promise<void>;
-  /** The same as a web stream. */
-  readonly writable: WritableStream<Uint8Array>;
   /** Writes what is queued now. */
   readonly flush: () => void;
 };
@@ -64,8 +62,7 @@ export const batchedOutput = (out: NodeWritable): BatchedOutput => {
     return drained ?? RESOLVED;
   };
 
-  const writable = new WritableStream<Uint8Array>({ write, close: flush, abort: flush });
-  return { write, writable, flush };
+  return { write, flush };
 };
 
 /** {@link batchedOutput} on process.stdout, flushed on exit. */
