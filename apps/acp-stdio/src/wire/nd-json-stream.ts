@@ -203,7 +203,11 @@ const serialise = (message: acp.AnyMessage, log: (line: string) => void): string
  * Where the lines go: a web stream, or a sink whose `write` queues the bytes synchronously (in order)
  * and resolves when the caller may write more, which spares a stream writer per message.
  */
-export type ByteSink = { readonly write: (bytes: Uint8Array) => Promise<void> };
+export type ByteSink = {
+  readonly write: (bytes: Uint8Array) => Promise<void>;
+  /** The same for text, when the sink takes it as it is (encoded once per batch). */
+  readonly writeText?: (text: string) => Promise<void>;
+};
 
 const sinkOf = (output: WritableStream<Uint8Array> | ByteSink): ByteSink["write"] => {
   if (!("getWriter" in output)) return output.write;
@@ -236,7 +240,8 @@ export const ndJsonStream = (
   const source = "getReader" in input ? webByteSource(input) : input;
 
   const sink = sinkOf(output);
-  const writeText = (text: string): Promise<void> => sink(encoder.encode(text));
+  const textSink = "getWriter" in output ? undefined : output.writeText;
+  const writeText = textSink ?? ((text: string): Promise<void> => sink(encoder.encode(text)));
 
   const lines = lineSplitter(maxBytes);
   const ready: acp.AnyMessage[] = [];
