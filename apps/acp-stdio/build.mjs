@@ -8,7 +8,9 @@
 //                                   compile of what start-up runs. V8 checks the cache (its version, flags,
 //                                   the source) and ignores one that does not fit: the bundle is then
 //                                   compiled as usual.
-//  dist/cjs/ai-provider-<hash>.cjs  @ai-sdk/openai and its dependencies, required on the first model step.
+//  dist/cjs/ai-provider-<hash>.cjs  @ai-sdk/openai and its dependencies, loaded on the first model step,
+//  dist/cjs/ai-provider-<hash>.cache  with V8's code cache for it (made by loading it once), the way
+//                                   bin/load-bundle.cjs loads the bundle: about 30 ms off the first step.
 //  dist/mm-acp.json                 which bundle, cache and provider are current; written last, atomically.
 //                                   Files are named by content hash, so an agent started from an older
 //                                   build keeps finding its own provider file.
@@ -97,7 +99,7 @@ const providerFile = (request) => ({
   name: "ai-provider-file",
   setup(b) {
     b.onResolve({ filter: /^@ai-sdk\/openai$/ }, () => ({ path: "ai-provider", namespace: "ai-provider" }));
-    b.onResolve({ filter: /ai-provider-[0-9a-f]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /(ai-provider-[0-9a-f]+\.cjs|load-bundle\.cjs)$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: "ai-provider" }, () => ({ loader: "js", contents: `module.exports = ${request};` }));
   },
 });
@@ -139,6 +141,16 @@ const provider = emit(
   ),
 );
 
+// 1b. The provider's code cache.
+const providerCache = provider.replace(/\.cjs$/, ".cache");
+replaceFile(join(cjsDir, providerCache), (temp) =>
+  execFileSync(
+    process.execPath,
+    ["-e", "require(process.argv[1]).writeCodeCache(process.argv[2], process.argv[3])", join(here, "bin/load-bundle.cjs"), join(cjsDir, provider), temp],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  ),
+);
+
 // 2. The agent, its `require` being the bundle's own (bin/mm-acp.js passes one made for the bundle's path).
 const bundle = emit(
   cjsDir,
@@ -147,7 +159,9 @@ const bundle = emit(
     checkNoAiSdk(
       await bundleWith({ entryPoints: [join(here, "src/main.ts")], outfile: join(cjsDir, "mm-acp.cjs"), metafile: true, ...startupOptions }, [
         lazySchemas,
-        providerFile(`require(${JSON.stringify(`./${provider}`)})`),
+        providerFile(
+          `require("../../bin/load-bundle.cjs").loadFile(require("node:path").join(__dirname, ${JSON.stringify(provider)}), require("node:path").join(__dirname, ${JSON.stringify(providerCache)}))`,
+        ),
       ]),
     ),
   ),
@@ -179,13 +193,13 @@ try {
 }
 
 replaceFile(join(dist, "mm-acp.json"), (temp) =>
-  writeFileSync(temp, `${JSON.stringify({ bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}` })}\n`),
+  writeFileSync(temp, `${JSON.stringify({ bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}`, providerCache: `cjs/${providerCache}` })}\n`),
 );
 
 // 4. Old builds' files, a day after they were replaced (an agent still running from one keeps its
 // provider file until then), and what earlier versions of this script wrote.
 const DAY_MS = 24 * 60 * 60 * 1000;
-const current = new Set([bundle, cache, provider]);
+const current = new Set([bundle, cache, provider, providerCache]);
 for (const name of readdirSync(cjsDir)) {
   const path = join(cjsDir, name);
   if (!current.has(name) && Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { force: true });
