@@ -13,6 +13,7 @@ import { serve } from "./serve.js";
 import { batchedStdout } from "./startup/batched-stdout.js";
 import { stderrLine } from "./startup/stderr-line.js";
 import { nodeByteSource } from "./startup/stdin-source.js";
+import { warmAfterFirstSession } from "./startup/warm-model.js";
 import { responseWatch } from "./wire/after-response.js";
 import { ndJsonStream } from "./wire/nd-json-stream.js";
 
@@ -41,9 +42,15 @@ const main = async (): Promise<void> => {
   const skills = await loadDiskSkillCatalogue(config.skills.dirs, stderrLine);
   for (const line of bannerLines(config, skills.list(), source)) stderrLine(line);
   const watch = responseWatch();
+  // The same module @mm/ai-model imports on the first step (build.mjs maps it to the provider file).
+  // @ts-ignore: the provider's types are @mm/ai-model's dependency, not this package's
+  const warm = warmAfterFirstSession(() => import("@ai-sdk/openai"));
   const stream = ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), {
     log: stderrLine,
-    onWritten: watch.written,
+    onWritten: (message) => {
+      watch.written(message);
+      warm(message);
+    },
   });
   // Commands run without the variable holding the model's key: whatever a command prints ends up on
   // the wire and in the session file, and the model has no business reading the agent's credentials.
