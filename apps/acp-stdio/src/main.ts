@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { aiSdkModel } from "@mm/ai-model";
-import { bashShell, changeTracker, encodedBodyFetch, jsonSessionStore, loadDiskSkillCatalogue, loadProcessConfig, nodeFileSystem } from "@mm/node";
+import { bashShell, changeTracker, jsonSessionStore, loadDiskSkillCatalogue, loadProcessConfig, nodeFileSystem } from "@mm/node";
 import { bannerLines } from "./banner.js";
 import { cliAction } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
@@ -64,7 +64,6 @@ const main = async (): Promise<void> => {
         baseURL: config.model.baseURL,
         apiKey: config.model.apiKey,
         api: config.model.api,
-        fetch: encodedBodyFetch,
       }),
       fs: nodeFileSystem(),
       shell,

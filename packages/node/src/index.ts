@@ -16,4 +16,3 @@ export { jsonSessionStore, type JsonSessionStoreOptions } from "./json-session-s
 export { SESSION_FORMAT, SESSION_VERSION, decodeSessionDocument, encodeSessionDocument, type SessionDocumentError } from "./json-session-document.js";
 export { loadDiskSkillCatalogue, MAX_SKILL_FILES } from "./disk-skill-catalogue.js";
 export { changeTracker, DEFAULT_TRACKING_LIMITS, type ChangeTrackingOptions } from "./change-tracker.js";
-export { encodedBodyFetch } from "./encoded-body-fetch.js";
