@@ -1,13 +1,13 @@
 /**
  * Profiles mm's turns on a long history: one agent process per case under `--cpu-prof` (profiles in
  * `<dir>/<case>`, default /tmp/mm-history-profiles), sessions on, the 10 MB session of the benchmark
- * loaded, one warm-up turn, then `turns` more (`base`: none, `turns`: 3). Subtracting `base` from
- * `turns` and dividing by 3 shows where a turn's CPU goes when the history is long: building and
- * sending the request, and saving the session after it. `tsx apps/acp-stdio/bench/profile-history.ts [messages] [dir]`.
+ * loaded, one warm-up turn, then `turns` more (`base`: none, `turns`: 3); in each turn the model calls
+ * `read_skill`, then answers. Subtracting `base` from `turns` and dividing by 3 shows where a turn's
+ * CPU goes when the history is long: building and sending its two requests, and saving the session. `tsx apps/acp-stdio/bench/profile-history.ts [messages] [dir]`.
  */
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeOpenAI, text } from "@mm/fake-openai";
+import { startFakeOpenAI, text, toolCalls } from "@mm/fake-openai";
 import { encodeSessionDocument } from "@mm/node";
 import { INITIALIZE, launch } from "./lib/agent.js";
 import { BIN_JS, createWorkspace, withConfig } from "./lib/workspace.js";
@@ -36,7 +36,8 @@ const main = async (): Promise<void> => {
       await child.request("initialize", INITIALIZE);
       await child.request("session/load", { sessionId: ID, cwd: workspace.project, mcpServers: [] });
       for (let turn = 0; turn < 1 + turns; turn++) {
-        server.enqueue(text(["ok"]));
+        // A tool call first: the turn's second step re-sends the history, as every tool call does.
+        server.enqueue(toolCalls([{ name: "read_skill", arguments: { name: "no-such-skill" } }]), text(["ok"]));
         await child.request("session/prompt", { sessionId: ID, prompt: [{ type: "text", text: "one more" }] });
       }
       await child.close();

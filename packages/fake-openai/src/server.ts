@@ -159,7 +159,12 @@ export const startFakeOpenAI = async (
       const lastByteAt = performance.now();
       const raw = Buffer.concat(chunks).toString("utf8");
       const path = (req.url ?? "/").split("?")[0] ?? "/";
-      const timing = { arrivedAt, firstByteAt: firstByteAt ?? lastByteAt, lastByteAt };
+      const timing: { arrivedAt: number; firstByteAt: number; lastByteAt: number; answeredAt?: number } = {
+        arrivedAt,
+        firstByteAt: firstByteAt ?? lastByteAt,
+        lastByteAt,
+      };
+      res.once("finish", () => (timing.answeredAt = performance.now()));
       const request: RecordedRequest = { method: req.method ?? "GET", path, headers: flatHeaders(req), body: parseJson(raw), timing };
       requests.push(request);
       const api: Api | undefined =

@@ -1,18 +1,21 @@
 /**
- * (4b) What a long history costs each model step: every step re-sends the whole history. Sessions of
- * about 1 MB and 10 MB (bench/scenarios/sessions.ts's generator) are loaded in a fresh agent each run;
- * on each, a warm-up turn, then the measured turn. The fake server (same process, same clock) stamps
- * when it read the request's headers and the first and last bytes of its body; the bench stamps when
- * it sent `session/prompt`. Figure: prompt sent → last byte of the request body read by the server,
- * an upper bound of "step start → last byte leaving the agent" (it adds the prompt's trip over stdin
- * and the turn's work before its first step; both are in the tiny session's figure, printed beside).
+ * (4b) What a long history costs each model step: every step re-sends the whole history, once per tool
+ * call. Sessions of about 1 MB and 10 MB (bench/scenarios/sessions.ts's generator) are loaded in a
+ * fresh agent each run; on each, a warm-up turn, then the measured turn: the fake model calls
+ * `read_skill` (never gated, no permission round trip), then answers. The second model step of that
+ * turn starts once the agent has read the first answer's end and run the tool: the figure is the fake
+ * server handing the first answer (a tool call, a few frames) whole to the socket → it reading the
+ * last byte of the second request's body, both on the server's clock. An upper bound of "step start →
+ * last byte out" by the agent's reading of that answer's end and the tool (an unknown skill: an error
+ * at once). It leaves out what a turn does once before its first step (on a loaded session, saving
+ * it): the first request's times are in the note.
  * Baseline: JSON.stringify, in the bench process, of the body the server received for that request
  * (once warmed on the same body): the cost of serialising that request once.
  */
 import { copyFileSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeOpenAI, RecordedRequest } from "@mm/fake-openai";
-import { text } from "@mm/fake-openai";
+import { text, toolCalls } from "@mm/fake-openai";
 import { encodeSessionDocument } from "@mm/node";
 import { INITIALIZE, launch, type Launched } from "../lib/agent.js";
 import { row, type Row } from "../lib/report.js";
@@ -26,24 +29,36 @@ const SIZES = [
   { label: "10 MB", messages: 5_000, id: "20260101-000002-0010face" },
 ] as const;
 
-type StepTiming = { readonly started: number; readonly first: number; readonly last: number; readonly stringify: number; readonly bytes: number };
+type StepTiming = {
+  /** First answer handed to the socket → second request's last body byte, ms. */
+  readonly step: number;
+  /** Prompt sent → first request's headers / last body byte, ms. */
+  readonly firstStarted: number;
+  readonly firstLast: number;
+  readonly stringify: number;
+  readonly bytes: number;
+};
 
-const timedStep = async (child: Launched, server: FakeOpenAI, sessionId: string): Promise<StepTiming> => {
+const timedTurn = async (child: Launched, server: FakeOpenAI, sessionId: string): Promise<StepTiming> => {
   const before = server.requests.length;
-  server.enqueue(text(["ok"]));
+  server.enqueue(toolCalls([{ name: "read_skill", arguments: { name: "no-such-skill" } }]), text(["ok"]));
   const t0 = now();
   const response = (await child.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "one more" }] })) as { stopReason: string };
   if (response.stopReason !== "end_turn") throw new Error(`turn ended ${response.stopReason}: ${child.stderr().slice(-2000)}`);
-  const request: RecordedRequest | undefined = server.requests[before];
-  if (request?.timing === undefined || server.requests.length !== before + 1) throw new Error("expected one model request per turn");
-  JSON.stringify(request.body);
+  const first: RecordedRequest | undefined = server.requests[before];
+  const second: RecordedRequest | undefined = server.requests[before + 1];
+  const answered = first?.timing?.answeredAt;
+  if (first?.timing === undefined || second?.timing === undefined || answered === undefined || server.requests.length !== before + 2) {
+    throw new Error("expected two model requests in the turn, the first one answered");
+  }
+  JSON.stringify(second.body);
   const s0 = now();
-  const body = JSON.stringify(request.body);
+  const body = JSON.stringify(second.body);
   const stringify = now() - s0;
   return {
-    started: request.timing.arrivedAt - t0,
-    first: request.timing.firstByteAt - t0,
-    last: request.timing.lastByteAt - t0,
+    step: second.timing.lastByteAt - answered,
+    firstStarted: first.timing.arrivedAt - t0,
+    firstLast: first.timing.lastByteAt - t0,
     stringify,
     bytes: Buffer.byteLength(body),
   };
@@ -67,13 +82,13 @@ export const longHistory = async (workspace: Workspace, server: FakeOpenAI): Pro
     try {
       await child.request("initialize", INITIALIZE);
       const { sessionId } = (await child.request("session/new", { cwd: workspace.project, mcpServers: [] })) as { sessionId: string };
-      await timedStep(child, server, sessionId); // loads the AI SDK
-      tiny.push(await timedStep(child, server, sessionId));
+      await timedTurn(child, server, sessionId); // loads the AI SDK
+      tiny.push(await timedTurn(child, server, sessionId));
       for (const file of files) {
         copyFileSync(file.pristine, join(workspace.sessionsDir, `${file.id}.json`));
         await child.request("session/load", { sessionId: file.id, cwd: workspace.project, mcpServers: [] });
-        await timedStep(child, server, file.id);
-        measured.get(file.id)!.push(await timedStep(child, server, file.id));
+        await timedTurn(child, server, file.id);
+        measured.get(file.id)!.push(await timedTurn(child, server, file.id));
       }
     } finally {
       await child.close();
@@ -86,13 +101,12 @@ export const longHistory = async (workspace: Workspace, server: FakeOpenAI): Pro
       id: `long-history.request[${file.label}]`,
       figure: `step start → request's last byte out, ${file.label} history (${file.mb.toFixed(1)} MB file)`,
       unit: "ms",
-      samples: steps.map((s) => s.last),
+      samples: steps.map((s) => s.step),
       baseline: { label: "JSON.stringify of the body", samples: steps.map((s) => s.stringify) },
       targets: [{ on: "ratio", max: 2 }],
       note:
-        `body ${(median(steps.map((s) => s.bytes)) / 1e6).toFixed(1)} MB; prompt sent → request headers read ${ms(steps.map((s) => s.started))} ms, ` +
-        `→ first body byte ${ms(steps.map((s) => s.first))} ms, → last ${ms(steps.map((s) => s.last))} ms; ` +
-        `the same on a tiny session: ${ms(tiny.map((s) => s.started))} / ${ms(tiny.map((s) => s.first))} / ${ms(tiny.map((s) => s.last))} ms`,
+        `body ${(median(steps.map((s) => s.bytes)) / 1e6).toFixed(1)} MB, the turn's second step (after a tool result); tiny session ${ms(tiny.map((s) => s.step))} ms. ` +
+        `The turn's first step: prompt sent → request headers read ${ms(steps.map((s) => s.firstStarted))} ms, → last byte ${ms(steps.map((s) => s.firstLast))} ms (tiny: ${ms(tiny.map((s) => s.firstLast))} ms)`,
     });
   });
 };
