@@ -2,57 +2,52 @@
 //
 //  dist/cjs/mm-acp-<hash>.cjs       the whole agent but the AI SDK provider, one CommonJS file. Its entry
 //                                   (src/main.ts) exports `start`; nothing runs on load.
-//  dist/cjs/mm-acp-<hash>.cache     V8's code cache for it, made here by loading it once: bin/mm-acp.js
-//                                   compiles the bundle with it, skipping the parse and compile of what
-//                                   start-up runs. V8 checks the cache (its version, flags, the source)
-//                                   and ignores one that does not fit: the bundle is then compiled as usual.
-//                                   It fits this node only; under another one (the published package on a
-//                                   user's machine) bin/load-bundle.cjs makes and keeps that machine's own.
-//  dist/cjs/ai-provider-<hash>.cjs  @ai-sdk/openai and its dependencies, required on the first model step.
+//  dist/cjs/mm-acp-<hash>.cache     V8's code cache for it, made here by a node that loads it, starts it
+//                                   and answers `initialize` and `session/new` (in a temporary home):
+//                                   bin/mm-acp.js compiles the bundle with it, skipping the parse and
+//                                   compile of what start-up runs. V8 checks the cache (its version, flags,
+//                                   the source) and ignores one that does not fit: the bundle is then
+//                                   compiled as usual. The caches fit this node only; under another one
+//                                   (the published package on a user's machine) bin/load-bundle.cjs makes
+//                                   and keeps that machine's own.
+//  dist/cjs/ai-provider-<hash>.cjs  @ai-sdk/openai and its dependencies, loaded on the first model step,
+//  dist/cjs/ai-provider-<hash>.cache  with V8's code cache for it (made by loading it once), the way
+//                                   bin/load-bundle.cjs loads the bundle: about 30 ms off the first step.
 //  dist/THIRD-PARTY-NOTICES.txt    the licences of the npm packages bundled into both files.
-//  dist/mm-acp.json                 which bundle, cache and provider are current, and the node the cache is
-//                                   for (`v20.20.2-x64`); written last, atomically.
+//  dist/mm-acp.json                 which bundle, caches and provider are current, and the node the caches
+//                                   are for (`v20.20.2-x64`); written last, atomically.
 //                                   Files are named by content hash, so an agent started from an older
 //                                   build keeps finding its own provider file.
 //
-// In the bundle, `node:crypto` and `node:child_process` are loaded on first use, not at start-up.
+// In the bundle, `node:crypto`, `node:child_process`, `node:fs/promises` and `node:os` are loaded on
+// first use, not at start-up; the ACP SDK's zod schemas are built on first use (build-plugins/
+// lazy-schemas.mjs); whitespace is minified (names are kept: a stack trace still names its functions).
 //
 // Measured (apps/acp-stdio/bench, spawn → `initialize`, 2 cores, Node 20): the former ESM bundle with
 // code splitting 2.9–3.3× a bare node process; this CommonJS bundle without the cache 2.6×, with it
-// 2.2×. A V8 start-up snapshot of the same program (`node --snapshot-blob … --build-snapshot`, started
-// by a shell launcher) was 2.1×: Node 20 builds user snapshots without its code cache, and the 6 MB blob
-// costs about what evaluating the bundle does. It did not pay for a launcher, a stamp check and a
-// 1.5 s build step, so it is not built.
+// 2.2×; with the schemas built on first use, the start-up's own code in the cache, the whitespace
+// minified and no web streams (src/wire/light-streams.ts) about 1.55×. A V8 start-up snapshot of the
+// same program (`node --snapshot-blob … --build-snapshot`, started by a shell launcher) was 2.1×: Node
+// 20 builds user snapshots without its code cache, and the 6 MB blob costs about what evaluating the
+// bundle does. It did not pay for a launcher, a stamp check and a 1.5 s build step, so it is not built.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { commonOptions, startupOptions } from "./build-plugins/bundle-options.mjs";
+import { lazySchemas } from "./build-plugins/lazy-schemas.mjs";
 import { thirdPartyNotices } from "./third-party-notices.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "dist");
 const cjsDir = join(dist, "cjs");
-const LAZY_BUILTINS = ["node:crypto", "node:child_process"];
+const LAZY_BUILTINS = ["node:crypto", "node:child_process", "node:fs/promises", "node:os"];
 
-const common = {
-  bundle: true,
-  // The workspace packages are bundled from their TypeScript sources (their `mm-source` export condition).
-  conditions: ["mm-source"],
-  platform: "node",
-  target: "node20",
-  format: "cjs",
-  // Names and lines kept: a stack trace from the bundle still reads.
-  minifySyntax: true,
-  legalComments: "none",
-  logLevel: "warning",
-  write: false,
-  // Paths in the output (module comments, CommonJS wrapper keys) relative to the repository, whatever
-  // the cwd: `node build.mjs` from the root and `pnpm pack` in this folder make the same files.
-  absWorkingDir: join(here, "../.."),
-};
+const common = commonOptions;
 
 /** Writes `path` through a temp file and a rename: a concurrent reader sees the old file or the new one. */
 const replaceFile = (path, write) => {
@@ -110,7 +105,7 @@ const providerFile = (request) => ({
   name: "ai-provider-file",
   setup(b) {
     b.onResolve({ filter: /^@ai-sdk\/openai$/ }, () => ({ path: "ai-provider", namespace: "ai-provider" }));
-    b.onResolve({ filter: /ai-provider-[0-9a-f]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /(ai-provider-[0-9a-f]+\.cjs|load-bundle\.cjs)$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: "ai-provider" }, () => ({ loader: "js", contents: `module.exports = ${request};` }));
   },
 });
@@ -148,10 +143,23 @@ const providerBuild = await build({
 });
 const provider = emit(cjsDir, "ai-provider", textOf(providerBuild));
 
+// 1b. The provider's code cache.
+const providerCache = provider.replace(/\.cjs$/, ".cache");
+replaceFile(join(cjsDir, providerCache), (temp) =>
+  execFileSync(
+    process.execPath,
+    ["-e", "require(process.argv[1]).writeCodeCache(process.argv[2], process.argv[3])", join(here, "bin/load-bundle.cjs"), join(cjsDir, provider), temp],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  ),
+);
+
 // 2. The agent, its `require` being the bundle's own (bin/mm-acp.js passes one made for the bundle's path).
 const agentBuild = checkNoAiSdk(
-  await bundleWith({ entryPoints: [join(here, "src/main.ts")], outfile: join(cjsDir, "mm-acp.cjs"), metafile: true }, [
-    providerFile(`require(${JSON.stringify(`./${provider}`)})`),
+  await bundleWith({ entryPoints: [join(here, "src/main.ts")], outfile: join(cjsDir, "mm-acp.cjs"), metafile: true, ...startupOptions }, [
+    lazySchemas,
+    providerFile(
+      `require("../../bin/load-bundle.cjs").loadProvider(require("node:path").join(__dirname, ${JSON.stringify(provider)}), require("node:path").join(__dirname, ${JSON.stringify(providerCache)}))`,
+    ),
   ]),
 );
 const bundle = emit(cjsDir, "mm-acp", textOf(agentBuild));
@@ -161,28 +169,42 @@ replaceFile(join(dist, "THIRD-PARTY-NOTICES.txt"), (temp) =>
   writeFileSync(temp, thirdPartyNotices([providerBuild.metafile, agentBuild.metafile], common.absWorkingDir)),
 );
 
-// 3. Its code cache, made by a node that loads it the way bin/mm-acp.js does (without starting it).
+// 3. Its code cache, made by a node that loads it the way bin/mm-acp.js does, starts it in a temporary
+// home (no configuration, no skills) and answers what an editor sends first; it exits when its input ends.
 const cache = bundle.replace(/\.cjs$/, ".cache");
-replaceFile(join(cjsDir, cache), (temp) =>
-  execFileSync(
-    process.execPath,
-    ["-e", "require(process.argv[1]).writeCodeCache(process.argv[2], process.argv[3])", join(here, "bin/load-bundle.cjs"), join(cjsDir, bundle), temp],
-    { stdio: ["ignore", "ignore", "inherit"] },
-  ),
-);
+const home = mkdtempSync(join(tmpdir(), "mm-build-"));
+try {
+  const firstRequests = [
+    { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } } },
+    { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: home, mcpServers: [] } },
+  ];
+  replaceFile(join(cjsDir, cache), (temp) =>
+    execFileSync(
+      process.execPath,
+      ["-e", "require(process.argv[1]).writeWarmCodeCache(process.argv[2], process.argv[3])", join(here, "bin/load-bundle.cjs"), join(cjsDir, bundle), temp],
+      {
+        input: firstRequests.map((request) => `${JSON.stringify(request)}\n`).join(""),
+        stdio: ["pipe", "ignore", "ignore"],
+        cwd: home,
+        env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config") },
+      },
+    ),
+  );
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
 
 replaceFile(join(dist, "mm-acp.json"), (temp) =>
   writeFileSync(
     temp,
-    `${JSON.stringify({ bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}`, node: createRequire(import.meta.url)("./bin/load-bundle.cjs").RUNTIME })}\n`,
+    `${JSON.stringify({ bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}`, providerCache: `cjs/${providerCache}`, node: createRequire(import.meta.url)("./bin/load-bundle.cjs").RUNTIME })}\n`,
   ),
 );
 
 // 4. Old builds' files, a day after they were replaced (an agent still running from one keeps its
-// provider file until then), and what earlier versions of this script wrote. The published package
-// names the current files only (published-manifest.cjs).
+// provider file until then), and what earlier versions of this script wrote.
 const DAY_MS = 24 * 60 * 60 * 1000;
-const current = new Set([bundle, cache, provider]);
+const current = new Set([bundle, cache, provider, providerCache]);
 for (const name of readdirSync(cjsDir)) {
   const path = join(cjsDir, name);
   if (!current.has(name) && Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { force: true });

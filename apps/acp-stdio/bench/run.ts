@@ -4,7 +4,8 @@
  * runs next to a baseline measured in the same run, with the ratio and the target. The table is also
  * written as JSON to bench/results/<timestamp>.json at the repository root.
  *
- * `tsx apps/acp-stdio/bench/run.ts [startup] [streaming] [tools] [sessions] [memory] [changes] [sandbox]` runs a subset.
+ * `tsx --conditions=mm-source apps/acp-stdio/bench/run.ts [startup] [streaming] [turns] [tools] [sessions] [history] [memory] [changes] [sandbox]`
+ * runs a subset.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -12,18 +13,21 @@ import { join } from "node:path";
 import { startFakeOpenAI } from "@mm/fake-openai";
 import { packAndInstall, type PackedInstall } from "../test/packed-package.js";
 import { installedCommands } from "./lib/installed.js";
+import { buildFloorAgent } from "./floor/build.js";
 import { renderTable, type Row } from "./lib/report.js";
 import { now } from "./lib/stats.js";
 import { agentCommands, createWorkspace, REPO_DIR } from "./lib/workspace.js";
 import { changes } from "./scenarios/changes.js";
+import { longHistory } from "./scenarios/long-history.js";
 import { memory } from "./scenarios/memory.js";
 import { sandbox } from "./scenarios/sandbox.js";
 import { sessions } from "./scenarios/sessions.js";
 import { startup } from "./scenarios/startup.js";
 import { streaming } from "./scenarios/streaming.js";
 import { tools } from "./scenarios/tools.js";
+import { turns } from "./scenarios/turns.js";
 
-const ALL = ["startup", "streaming", "tools", "sessions", "memory", "changes", "sandbox"] as const;
+const ALL = ["startup", "streaming", "turns", "tools", "sessions", "history", "memory", "changes", "sandbox"] as const;
 type Scenario = (typeof ALL)[number];
 
 const main = async (): Promise<void> => {
@@ -53,6 +57,10 @@ const main = async (): Promise<void> => {
       log("streaming…");
       rows.push(...(await streaming(workspace, server)));
     }
+    if (chosen.has("turns")) {
+      log("turns of 20, 2,000 and 20,000 chunks, mm and the floor agent…");
+      rows.push(...(await turns(workspace, server, await buildFloorAgent(`${workspace.root}/floor`))));
+    }
     if (chosen.has("tools")) {
       log("tool calls…");
       rows.push(...(await tools(workspace, server)));
@@ -60,6 +68,10 @@ const main = async (): Promise<void> => {
     if (chosen.has("sessions")) {
       log("sessions…");
       rows.push(...(await sessions(workspace, server)));
+    }
+    if (chosen.has("history")) {
+      log("long histories…");
+      rows.push(...(await longHistory(workspace, server)));
     }
     if (chosen.has("memory")) {
       log("memory…");

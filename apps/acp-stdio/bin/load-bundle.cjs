@@ -7,7 +7,9 @@
  * The cache the build made (dist/cjs/*.cache) fits the node that built it, named in the manifest. On
  * another node (a user's Node 22 running the published package), the cache is this machine's own:
  * made on the first run, a second after start-up, in $XDG_CACHE_HOME/mm/v8 (default ~/.cache/mm/v8),
- * and used from the next start on. Used by bin/mm-acp.js, and by build.mjs to write the cache.
+ * and used from the next start on. The AI provider's file, loaded on the first model step, is cached the
+ * same way. Used by bin/mm-acp.js, by build.mjs to write the caches, and by the benchmark to start its
+ * floor agent the same way.
  */
 const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
 const { homedir } = require("node:os");
@@ -63,6 +65,25 @@ const writeOwnCacheLater = (script, path) => {
   timer.unref();
 };
 
+/** The node the current build's caches were made for (set by loadBundle). */
+let buildNode;
+
+/**
+ * The exports of the CommonJS `file`, compiled with the code cache in `cacheFile` when that cache was
+ * made for this node (`node` undefined: assumed so), else with this machine's own cache of it.
+ */
+exports.loadFile = (file, cacheFile, node) => {
+  if (node === undefined || node === RUNTIME) return run(compile(file, readOptional(cacheFile)), file);
+  const own = ownCachePath(file);
+  const script = compile(file, readOptional(own));
+  const loaded = run(script, file);
+  if (script.cachedDataRejected !== false) writeOwnCacheLater(script, own);
+  return loaded;
+};
+
+/** The AI provider's file, with its cache, as the bundle's first model step asks for it. */
+exports.loadProvider = (file, cacheFile) => exports.loadFile(file, cacheFile, buildNode);
+
 /** The exports of the current bundle (its `start` runs the agent). */
 exports.loadBundle = () => {
   const manifestText = readOptional(join(DIST, "mm-acp.json"));
@@ -71,13 +92,8 @@ exports.loadBundle = () => {
     process.exit(1);
   }
   const manifest = JSON.parse(manifestText.toString("utf8"));
-  const file = join(DIST, manifest.bundle);
-  if (manifest.node === undefined || manifest.node === RUNTIME) return run(compile(file, readOptional(join(DIST, manifest.cache))), file);
-  const own = ownCachePath(manifest.bundle);
-  const script = compile(file, readOptional(own));
-  const loaded = run(script, file);
-  if (script.cachedDataRejected !== false) writeOwnCacheLater(script, own);
-  return loaded;
+  buildNode = manifest.node;
+  return exports.loadFile(join(DIST, manifest.bundle), join(DIST, manifest.cache), manifest.node);
 };
 
 /** The node a cache made now is for, as the manifest records it. */
@@ -91,4 +107,16 @@ exports.writeCodeCache = (file, out) => {
   const script = compile(file);
   run(script, file);
   writeFileSync(out, script.createCachedData());
+};
+
+/**
+ * Loads `file`, starts it (the agent then serves whatever arrives on stdin) and, when the process
+ * exits, writes V8's code cache for it to `out`: the cache then holds what start-up and the first
+ * requests ran, not only the bundle's top level.
+ */
+exports.writeWarmCodeCache = (file, out) => {
+  const script = compile(file);
+  const loaded = run(script, file);
+  process.once("exit", () => writeFileSync(out, script.createCachedData()));
+  loaded.start();
 };

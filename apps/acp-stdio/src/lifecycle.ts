@@ -43,8 +43,9 @@ export const installLifecycle = (served: Served, log: (line: string) => void, sh
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGHUP", () => shutdown("SIGHUP"));
   process.stdout.on("error", () => shutdown("stdout closed (EPIPE)"));
-  // The editor gone, stderr is often closed too: a failed log line must not become a crash.
-  process.stderr.on("error", () => undefined);
+  // The editor gone, stderr is often closed too: a failed log line must not become a crash. Log lines
+  // go straight to fd 2; the stream (for console.error) is made after start-up, not for it.
+  setImmediate(() => process.stderr.on("error", () => undefined));
   process.on("exit", () => shell?.signalAll("SIGKILL"));
   process.on("uncaughtException", (error) => {
     log(`mm: internal error: ${oneLine(error)}`);

@@ -3,7 +3,6 @@
  * stdout carries protocol messages only; everything else goes to stderr.
  */
 import { homedir } from "node:os";
-import { Readable } from "node:stream";
 import { aiSdkModel } from "@mm/ai-model";
 import {
   bashShell,
@@ -23,10 +22,12 @@ import { startSandbox } from "./sandbox-setup.js";
 import { serve } from "./serve.js";
 import { runSetup } from "./setup/run-setup.js";
 import { batchedStdout } from "./startup/batched-stdout.js";
+import { stderrLine } from "./startup/stderr-line.js";
+import { nodeByteSource } from "./startup/stdin-source.js";
+import { warmAfterFirstSession } from "./startup/warm-model.js";
 import { responseWatch } from "./wire/after-response.js";
 import { ndJsonStream } from "./wire/nd-json-stream.js";
 
-const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
 
 const keepStdoutForProtocol = (): void => {
   const toStderr = (...args: unknown[]) => console.error(...args);
@@ -63,9 +64,15 @@ const main = async (): Promise<void> => {
   const skills = await loadDiskSkillCatalogue(config.skills.dirs, stderrLine);
   for (const line of bannerLines(config, skills.list(), source)) stderrLine(line);
   const watch = responseWatch();
-  const stream = ndJsonStream(batchedStdout(), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, {
+  // The same module @mm/ai-model imports on the first step (build.mjs maps it to the provider file).
+  // @ts-ignore: the provider's types are @mm/ai-model's dependency, not this package's
+  const warm = warmAfterFirstSession(() => import("@ai-sdk/openai"));
+  const stream = ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), {
     log: stderrLine,
-    onWritten: watch.written,
+    onWritten: (message) => {
+      watch.written(message);
+      warm(message);
+    },
   });
   // Commands run without the variable holding the model's key (nor those of tools.hiddenEnv): whatever
   // a command prints ends up on the wire and in the session file, and the model has no business

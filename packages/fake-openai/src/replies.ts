@@ -54,6 +54,12 @@ export type RecordedRequest = {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
+  /**
+   * When the request's headers, the first byte of its body and the last one were read, and when the
+   * answer was handed to the socket whole (`answeredAt`, once it is), on this process's
+   * `performance.now()` clock (a benchmark in the same process compares them with its own).
+   */
+  readonly timing?: { readonly arrivedAt: number; readonly firstByteAt: number; readonly lastByteAt: number; readonly answeredAt?: number };
 };
 
 /** What the queue holds: a fixed reply, or one computed from the request it answers. */

@@ -149,11 +149,23 @@ export const startFakeOpenAI = async (
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const arrivedAt = performance.now();
+    let firstByteAt: number | undefined;
+    req.on("data", (chunk: Buffer) => {
+      firstByteAt ??= performance.now();
+      chunks.push(chunk);
+    });
     req.on("end", () => {
+      const lastByteAt = performance.now();
       const raw = Buffer.concat(chunks).toString("utf8");
       const path = (req.url ?? "/").split("?")[0] ?? "/";
-      const request: RecordedRequest = { method: req.method ?? "GET", path, headers: flatHeaders(req), body: parseJson(raw) };
+      const timing: { arrivedAt: number; firstByteAt: number; lastByteAt: number; answeredAt?: number } = {
+        arrivedAt,
+        firstByteAt: firstByteAt ?? lastByteAt,
+        lastByteAt,
+      };
+      res.once("finish", () => (timing.answeredAt = performance.now()));
+      const request: RecordedRequest = { method: req.method ?? "GET", path, headers: flatHeaders(req), body: parseJson(raw), timing };
       requests.push(request);
       const api: Api | undefined =
         path === "/v1/chat/completions" ? "chat" : path === "/v1/responses" ? "responses" : undefined;

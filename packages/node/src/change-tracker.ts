@@ -19,6 +19,13 @@ export const changeTracker = (options: ChangeTrackingOptions = {}): ChangeTracke
   const find = workTreeFinder(options);
   return {
     begin: (cwd) =>
-      ResultAsync.fromSafePromise(find(cwd)).andThen((tree) => (tree === undefined ? scan.begin(cwd) : git.begin(tree))),
+      ResultAsync.fromSafePromise(find(cwd)).andThen((tree) => {
+        if (tree !== undefined) {
+          scan.forget(cwd);
+          return git.begin(tree);
+        }
+        git.forget(cwd);
+        return scan.begin(cwd);
+      }),
   };
 };

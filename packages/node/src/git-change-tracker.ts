@@ -1,27 +1,32 @@
 /**
  * gitChangeTracker: the ChangeTracker port in a git work tree. A snapshot is a tree object of the
- * working tree under the cwd, built in a private temporary index (seeded with a copy of the user's
- * index so `git add` only rehashes files whose stat changed): `git add --all -- <cwd>` then
- * `git write-tree`, before and after the command; `git diff-tree` names what differs, `git cat-file`
- * reads the old and new blobs of those paths only.
+ * working tree under the cwd, built in a private index that is kept from one call to the next
+ * (change-tracking/kept-index.ts): seeded with a copy of the user's index, brought in step before and
+ * after each command by `git add` of the paths a watcher saw change (of the whole cwd when it can't
+ * tell), so a command that changed nothing runs no git at all. The trees before and after are
+ * compared under the paths that changed, and only the blobs that differ are read.
  *
- * What it guarantees: the user's index, refs, HEAD and config are never written (the temporary index
- * lives in a temp directory removed by `finish`); no commit is made. What it costs: blobs of new and
- * changed files, and tree objects, land in the object store as loose objects (`git gc` prunes them).
+ * What it guarantees: the user's index, refs, HEAD and config are never written (the private index is
+ * on disk only during a step, in a temporary directory removed at its end); no commit is made. What it
+ * costs: blobs of new and changed files, and tree objects, land in the object store as loose objects
+ * (`git gc` prunes them); an inotify watch per directory of the cwds followed (at most a few cwds).
  * What it sees is what `git add` sees: ignored files that are not tracked are invisible, contents are
  * as git stores them (clean filters and end-of-line conversion applied), a mode-only change is not
  * reported, a symbolic link or a submodule is named with a note.
  */
-import { copyFile, mkdtemp, open, rm } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import type { ChangeSnapshot, ChangeTracker, ChangeTrackingError, FileDiff } from "@mm/core";
-import { diffTrees, writeWorkTree, type GitContext } from "./change-tracking/git-trees.js";
+import type { GitContext } from "./change-tracking/git-runner.js";
+import { keptIndex, type KeptIndex, type Snapshot } from "./change-tracking/kept-index.js";
 import { limitsOf, type ChangeTrackingOptions, type TrackingLimits } from "./change-tracking/limits.js";
 import { workTreeFinder, type WorkTree } from "./change-tracking/work-tree.js";
 
 export { findWorkTree, workTreeFinder, type WorkTree } from "./change-tracking/work-tree.js";
+
+/** Cwds whose index and watches are kept; the least recently used beyond this is dropped. */
+const KEPT_CWDS = 4;
 
 const failed = (reason: string): ChangeTrackingError => ({ kind: "failed", reason });
 const unavailable = (reason: string): ChangeTrackingError => ({ kind: "unavailable", reason });
@@ -38,32 +43,27 @@ const indexEntryCount = async (index: string): Promise<number | undefined> => {
   }
 };
 
-const snapshotOf = (git: GitContext, tree: WorkTree, tempDir: string, indexFile: string, before: string): ChangeSnapshot => {
-  let finished = false;
-  const finish = async (): Promise<Result<readonly FileDiff[], ChangeTrackingError>> => {
-    if (finished) return err(failed("this snapshot is already finished"));
-    finished = true;
-    try {
-      const after = await writeWorkTree(git, tree, indexFile, git.limits.finishTimeoutMs);
-      if (after.isErr()) return err(failed(after.error.message));
-      return (await diffTrees(git, tree, indexFile, before, after.value)).mapErr((failure) => failed(failure.message));
-    } finally {
-      await rm(tempDir, { recursive: true, force: true });
-    }
-  };
-  return { finish: () => new ResultAsync(finish().catch((error: unknown) => err(failed(String(error))))) };
-};
-
 const tooSlow = async (tree: WorkTree, limits: TrackingLimits): Promise<string> => {
   const count = await indexEntryCount(tree.index);
   const files = count === undefined ? "" : ` (${count.toLocaleString("en-US")} file${count === 1 ? "" : "s"} in the index)`;
   return `${tree.cwd} is too large to watch: a git snapshot takes over ${limits.beginBudgetMs} ms${files}`;
 };
 
-/** Snapshots work trees; a cwd once over the budget is refused at once from then on. */
-export type GitSnapshotter = { readonly begin: (tree: WorkTree) => ResultAsync<ChangeSnapshot, ChangeTrackingError> };
+const sameTree = (a: WorkTree, b: WorkTree): boolean => a.top === b.top && a.prefix === b.prefix && a.index === b.index;
 
-export const gitSnapshotter = (options: ChangeTrackingOptions = {}): GitSnapshotter => {
+/** Snapshots work trees; a cwd once over the budget is refused at once from then on. */
+export type GitSnapshotter = {
+  readonly begin: (tree: WorkTree) => ResultAsync<ChangeSnapshot, ChangeTrackingError>;
+  /** Drops what is kept for `cwd` (it left git, or its repository changed). */
+  readonly forget: (cwd: string) => void;
+};
+
+export type GitSnapshotterOptions = ChangeTrackingOptions & {
+  /** Watch the cwd's directories so unchanged calls cost no git (default); false: a full `git add` each time. */
+  readonly watch?: boolean;
+};
+
+export const gitSnapshotter = (options: GitSnapshotterOptions = {}): GitSnapshotter => {
   const git: GitContext = {
     path: options.gitPath ?? "git",
     env: options.env ?? process.env,
@@ -71,35 +71,71 @@ export const gitSnapshotter = (options: ChangeTrackingOptions = {}): GitSnapshot
     tempDir: options.tempDir ?? tmpdir(),
   };
   const refused = new Map<string, string>();
-  const snapshot = async (tree: WorkTree, tempDir: string): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
-    const indexFile = join(tempDir, "index");
-    await copyFile(tree.index, indexFile).catch(() => undefined);
-    const written = await writeWorkTree(git, tree, indexFile, git.limits.beginBudgetMs);
-    if (written.isOk()) return ok(snapshotOf(git, tree, tempDir, indexFile, written.value));
-    if (!written.error.timedOut) return err(unavailable(written.error.message));
+  const kept = new Map<string, KeptIndex>();
+
+  const forget = (cwd: string): void => {
+    kept.get(cwd)?.close();
+    kept.delete(cwd);
+  };
+  const keptFor = (tree: WorkTree): KeptIndex => {
+    const known = kept.get(tree.cwd);
+    kept.delete(tree.cwd);
+    if (known !== undefined && sameTree(known.tree, tree)) {
+      kept.set(tree.cwd, known);
+      return known;
+    }
+    known?.close();
+    const made = keptIndex(git, tree, { watch: options.watch ?? true });
+    kept.set(tree.cwd, made);
+    for (const [cwd, old] of kept) {
+      if (kept.size <= KEPT_CWDS) break;
+      old.close();
+      kept.delete(cwd);
+    }
+    return made;
+  };
+
+  const snapshotOf = (index: KeptIndex, before: Snapshot): ChangeSnapshot => {
+    let finished = false;
+    const finish = async (): Promise<Result<readonly FileDiff[], ChangeTrackingError>> => {
+      if (finished) return err(failed("this snapshot is already finished"));
+      finished = true;
+      const diffs = await index.changesSince(before);
+      if (diffs.isErr()) forget(index.tree.cwd);
+      return diffs.mapErr((failure) => failed(failure.message));
+    };
+    return { finish: () => new ResultAsync(finish().catch((error: unknown) => err(failed(String(error))))) };
+  };
+
+  const begin = async (tree: WorkTree): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
+    const known = refused.get(tree.cwd);
+    if (known !== undefined) return err(unavailable(known));
+    const index = keptFor(tree);
+    const taken = await index.snapshot(git.limits.beginBudgetMs);
+    if (taken.isOk()) return ok(snapshotOf(index, taken.value));
+    forget(tree.cwd);
+    if (!taken.error.timedOut) return err(unavailable(taken.error.message));
     const reason = await tooSlow(tree, git.limits);
     refused.set(tree.cwd, reason);
     return err(unavailable(reason));
   };
-  const begin = async (tree: WorkTree): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
-    const known = refused.get(tree.cwd);
-    if (known !== undefined) return err(unavailable(known));
-    const tempDir = await mkdtemp(join(git.tempDir, "mm-changes-"));
-    const result = await snapshot(tree, tempDir).catch((error: unknown) => err(unavailable(String(error))));
-    if (result.isErr()) await rm(tempDir, { recursive: true, force: true });
-    return result;
+
+  return {
+    begin: (tree) => new ResultAsync(begin(tree).catch((error: unknown) => err(unavailable(String(error))))),
+    forget,
   };
-  return { begin: (tree) => new ResultAsync(begin(tree).catch((error: unknown) => err(unavailable(String(error))))) };
 };
 
 /** The ChangeTracker for cwds inside a git work tree; any other cwd is `unavailable`. */
-export const gitChangeTracker = (options: ChangeTrackingOptions = {}): ChangeTracker => {
+export const gitChangeTracker = (options: GitSnapshotterOptions = {}): ChangeTracker => {
   const snapshotter = gitSnapshotter(options);
   const find = workTreeFinder(options);
   return {
     begin: (cwd) =>
-      ResultAsync.fromSafePromise(find(cwd)).andThen((tree) =>
-        tree === undefined ? errAsync(unavailable(`${cwd} is not inside a git work tree`)) : snapshotter.begin(tree),
-      ),
+      ResultAsync.fromSafePromise(find(cwd)).andThen((tree) => {
+        if (tree !== undefined) return snapshotter.begin(tree);
+        snapshotter.forget(cwd);
+        return errAsync(unavailable(`${cwd} is not inside a git work tree`));
+      }),
   };
 };

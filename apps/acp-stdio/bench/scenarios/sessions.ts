@@ -43,10 +43,11 @@ const filler = (seed: number, length: number): string => {
   return out.slice(0, length);
 };
 
-export const bigHistory = (cwd: string): StoredSession => {
+/** A stored session of `messages` messages (about 2.1 kB each) besides the system prompt. */
+export const bigHistory = (cwd: string, messages = MESSAGES, id = SESSION_ID): StoredSession => {
   const history: Message[] = [{ role: "system", text: `You are Bob, a coding agent. ${filler(0, 1000)}` }];
   let call = 0;
-  for (let turn = 0; history.length < MESSAGES + 1; turn++) {
+  for (let turn = 0; history.length < messages + 1; turn++) {
     const id = `call_${++call}`;
     history.push(
       { role: "user", text: filler(turn * 4 + 1, 300) },
@@ -55,9 +56,9 @@ export const bigHistory = (cwd: string): StoredSession => {
       { role: "assistant", text: filler(turn * 4 + 4, 900), toolCalls: [] },
     );
   }
-  history.length = MESSAGES + 1;
+  history.length = messages + 1;
   const at = Date.UTC(2026, 0, 1);
-  return { id: SESSION_ID, cwd, createdAt: at, updatedAt: at, history: history as unknown as StoredSession["history"] };
+  return { id, cwd, createdAt: at, updatedAt: at, history: history as unknown as StoredSession["history"] };
 };
 
 export const sessions = async (workspace: Workspace, server: FakeOpenAI): Promise<Row[]> => {

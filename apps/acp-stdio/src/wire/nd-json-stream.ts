@@ -18,9 +18,12 @@
  * Writing: one `JSON.stringify` line per message. A message that cannot be serialised becomes an
  * internal error for its id (a response) or is dropped with a log line (anything else), so stdout
  * stays pure JSON-RPC and the connection stays up.
+ *
+ * The streams handed to the SDK are light ones (light-streams.ts), not Node's web streams.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { JsonRpcId } from "./json-rpc-id.js";
+import { lightReadable, lightWritable, webByteSource, type ByteSource } from "./light-streams.js";
 
 /** The SDK's default limit of one incoming message, kept: 32 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -200,10 +203,14 @@ const serialise = (message: acp.AnyMessage, log: (line: string) => void): string
  * Where the lines go: a web stream, or a sink whose `write` queues the bytes synchronously (in order)
  * and resolves when the caller may write more, which spares a stream writer per message.
  */
-export type ByteSink = { readonly write: (bytes: Uint8Array) => Promise<void> };
+export type ByteSink = {
+  readonly write: (bytes: Uint8Array) => Promise<void>;
+  /** The same for text, when the sink takes it as it is (encoded once per batch). */
+  readonly writeText?: (text: string) => Promise<void>;
+};
 
 const sinkOf = (output: WritableStream<Uint8Array> | ByteSink): ByteSink["write"] => {
-  if (!(output instanceof WritableStream)) return output.write;
+  if (!("getWriter" in output)) return output.write;
   let written: Promise<void> = Promise.resolve();
   return (bytes) => {
     const write = written.then(async () => {
@@ -222,7 +229,7 @@ const sinkOf = (output: WritableStream<Uint8Array> | ByteSink): ByteSink["write"
 /** The ACP stream over a byte sink and source (stdout and stdin), per the rules above. */
 export const ndJsonStream = (
   output: WritableStream<Uint8Array> | ByteSink,
-  input: ReadableStream<Uint8Array>,
+  input: ReadableStream<Uint8Array> | ByteSource,
   options: NdJsonStreamOptions = {},
 ): acp.Stream => {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -230,13 +237,15 @@ export const ndJsonStream = (
   const log = options.log ?? (() => undefined);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
+  const source = "getReader" in input ? webByteSource(input) : input;
 
   const sink = sinkOf(output);
-  const writeText = (text: string): Promise<void> => sink(encoder.encode(text));
+  const textSink = "getWriter" in output ? undefined : output.writeText;
+  const writeText = textSink ?? ((text: string): Promise<void> => sink(encoder.encode(text)));
 
   const lines = lineSplitter(maxBytes);
   const ready: acp.AnyMessage[] = [];
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let ended = false;
 
   const handle = async (piece: ReturnType<typeof lines.push>[number]): Promise<void> => {
     if (piece.kind === "oversized") {
@@ -256,34 +265,28 @@ export const ndJsonStream = (
     else if (verdict.kind === "answer") await writeText(errorLine(verdict.id, verdict.error));
   };
 
-  const readable = new ReadableStream<acp.AnyMessage>({
-    pull: async (controller) => {
-      reader ??= input.getReader();
-      while (ready.length === 0) {
-        const { value, done } = await reader.read();
-        if (done) {
-          const last = lines.flush();
-          if (last !== undefined) await handle(last);
-          for (const message of ready.splice(0)) controller.enqueue(message);
-          controller.close();
-          return;
-        }
-        for (const piece of lines.push(value)) await handle(piece);
+  /** The next message for the SDK: lines are read until one holds a message; undefined once the input ended. */
+  const next = async (): Promise<acp.AnyMessage | undefined> => {
+    while (ready.length === 0 && !ended) {
+      const { value, done } = await source.read();
+      if (done) {
+        ended = true;
+        const last = lines.flush();
+        if (last !== undefined) await handle(last);
+        break;
       }
-      for (const message of ready.splice(0)) controller.enqueue(message);
-    },
-    cancel: (reason) => reader?.cancel(reason) ?? input.cancel(reason),
-  });
+      if (value !== undefined) for (const piece of lines.push(value)) await handle(piece);
+    }
+    return ready.shift();
+  };
 
-  const writable = new WritableStream<acp.AnyMessage>({
-    write: (message) => {
-      const text = serialise(message, log);
-      if (text === undefined) return Promise.resolve();
-      const written = writeText(text);
-      options.onWritten?.(message);
-      return written;
-    },
-  });
+  const write = (message: acp.AnyMessage): Promise<void> => {
+    const text = serialise(message, log);
+    if (text === undefined) return Promise.resolve();
+    const written = writeText(text);
+    options.onWritten?.(message);
+    return written;
+  };
 
-  return { readable, writable };
+  return { readable: lightReadable(next, (reason) => source.cancel(reason)), writable: lightWritable(write) };
 };

@@ -2,7 +2,8 @@
  * What change tracking costs a bash call: generates a repository of N files (200 files a directory),
  * then times `begin` and `finish` of the agent's changeTracker around a "command" that changes some
  * of them. `npx tsx packages/node/src/change-tracking/measure.ts [files] [runs]` prints the medians
- * for 0 and 3 changes in a 20,000-file git repository and for a 5,000-file folder outside git.
+ * for 0, 3 and 10 changes in a 20,000-file git repository and in a 5,000-file folder outside git;
+ * `… measure.ts --json '<options>'` prints one measurement as JSON.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +18,7 @@ export type MeasureOptions = {
   readonly files?: number;
   /** Files the timed "command" rewrites. Default 0. */
   readonly changes?: number;
-  /** Timed calls; medians are reported. Default 5. */
+  /** Timed calls; medians are reported of all but the first. Default 5. */
   readonly runs?: number;
   /** A git repository (default) or a plain folder, for the scan. */
   readonly git?: boolean;
@@ -28,6 +29,8 @@ export type MeasureOptions = {
 
 export type Measurement = {
   readonly filesInRepo: number;
+  /** begin + finish of the first call on a fresh tracker: the full snapshot and the watches. */
+  readonly firstCallMs: number;
   readonly beginMs: number;
   readonly finishMs: number;
   readonly totalMs: number;
@@ -38,8 +41,9 @@ export type Measurement = {
 
 const FILES_PER_DIRECTORY = 200;
 
+/** git for the generated repository: no automatic gc in the background of the measurement. */
 const runGit = (cwd: string, ...args: string[]): void => {
-  execFileSync("git", ["-c", "user.name=mm", "-c", "user.email=mm@example.invalid", "-c", "commit.gpgsign=false", ...args], {
+  execFileSync("git", ["-c", "user.name=mm", "-c", "user.email=mm@example.invalid", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false", ...args], {
     cwd,
     stdio: "ignore",
   });
@@ -74,7 +78,7 @@ const round = (ms: number): number => Math.round(ms * 10) / 10;
 export const measureChangeTracking = async (options: MeasureOptions = {}): Promise<Measurement> => {
   const files = options.files ?? 20_000;
   const changes = Math.min(options.changes ?? 0, files);
-  const runs = Math.max(1, options.runs ?? 5);
+  const runs = Math.max(2, options.runs ?? 5);
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "mm-measure-"));
   try {
     if (options.dir === undefined) await generateTree(dir, files, options.git ?? true);
@@ -86,8 +90,8 @@ export const measureChangeTracking = async (options: MeasureOptions = {}): Promi
       const started = performance.now();
       const snapshot = await tracker.begin(dir);
       const begun = performance.now();
-      if (snapshot.isErr()) return { filesInRepo: files, beginMs: round(begun - started), finishMs: 0, totalMs: round(begun - started), changes, diffs };
-      for (let i = 0; i < changes; i += 1) writeFileSync(join(dir, fileName((run * 7919 + i * 104_729) % files)), `// run ${run} change ${i}\n`);
+      if (snapshot.isErr()) return { filesInRepo: files, firstCallMs: round(begun - started), beginMs: round(begun - started), finishMs: 0, totalMs: round(begun - started), changes, diffs };
+      for (let i = 0; i < changes; i += 1) writeFileSync(join(dir, fileName((run * 7919 + i * 104_729) % files)), `// run ${run} change ${i} of ${changes} by ${process.pid}\n`);
       const finishing = performance.now();
       const result = await snapshot.value.finish();
       const finished = performance.now();
@@ -95,18 +99,26 @@ export const measureChangeTracking = async (options: MeasureOptions = {}): Promi
       begins.push(begun - started);
       finishes.push(finished - finishing);
     }
+    // The first call sets up what later calls reuse: reported apart, left out of the medians.
+    const firstCallMs = (begins.shift() ?? 0) + (finishes.shift() ?? 0);
     const beginMs = median(begins);
     const finishMs = median(finishes);
-    return { filesInRepo: files, beginMs: round(beginMs), finishMs: round(finishMs), totalMs: round(beginMs + finishMs), changes, diffs };
+    return { filesInRepo: files, firstCallMs: round(firstCallMs), beginMs: round(beginMs), finishMs: round(finishMs), totalMs: round(beginMs + finishMs), changes, diffs };
   } finally {
     if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
   }
 };
 
 const line = (what: string, m: Measurement): string =>
-  `${what}, ${m.filesInRepo.toLocaleString("en-US")} files, ${m.changes} changed: begin ${m.beginMs} ms + finish ${m.finishMs} ms = ${m.totalMs} ms per bash call (${m.diffs} diffs)`;
+  `${what}, ${m.filesInRepo.toLocaleString("en-US")} files, ${m.changes} changed: begin ${m.beginMs} ms + finish ${m.finishMs} ms = ${m.totalMs} ms per bash call (${m.diffs} diffs; first call ${m.firstCallMs} ms)`;
 
 const main = async (): Promise<void> => {
+  // `--json '<MeasureOptions>'`: one measurement, printed as JSON (the benchmark runs it in a process of its own).
+  if (process.argv[2] === "--json") {
+    const options = JSON.parse(process.argv[3] ?? "{}") as MeasureOptions;
+    process.stdout.write(`${JSON.stringify(await measureChangeTracking(options))}\n`);
+    return;
+  }
   const files = Number(process.argv[2] ?? 20_000);
   const runs = Number(process.argv[3] ?? 7);
   const repo = mkdtempSync(join(tmpdir(), "mm-measure-"));
@@ -115,9 +127,11 @@ const main = async (): Promise<void> => {
     await generateTree(repo, files, true);
     console.log(line("git work tree", await measureChangeTracking({ dir: repo, files, runs, changes: 0 })));
     console.log(line("git work tree", await measureChangeTracking({ dir: repo, files, runs, changes: 3 })));
+    console.log(line("git work tree", await measureChangeTracking({ dir: repo, files, runs, changes: 10 })));
     await generateTree(folder, 5000, false);
     console.log(line("folder outside git", await measureChangeTracking({ dir: folder, files: 5000, runs, changes: 0, git: false })));
     console.log(line("folder outside git", await measureChangeTracking({ dir: folder, files: 5000, runs, changes: 3, git: false })));
+    console.log(line("folder outside git", await measureChangeTracking({ dir: folder, files: 5000, runs, changes: 10, git: false })));
   } finally {
     rmSync(repo, { recursive: true, force: true });
     rmSync(folder, { recursive: true, force: true });

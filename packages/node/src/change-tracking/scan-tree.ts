@@ -54,15 +54,36 @@ const unlessVanished = <T>(read: () => T): T | undefined => {
   }
 };
 
+/**
+ * What one path holds, as a scan records it: a file (its content when asked for, within the size
+ * limit and `contentBytes` already kept), a symbolic link, or undefined (gone, unreadable, or neither).
+ */
+export const scanFile = (path: string, limits: ScanLimits, contentBytes: number): ScannedEntry | undefined => {
+  const info = unlessVanished(() => lstatSync(path, { bigint: true }));
+  if (info === undefined) return undefined;
+  if (info.isSymbolicLink()) {
+    const target = unlessVanished(() => readlinkSync(path));
+    return target === undefined ? undefined : { kind: "link", target };
+  }
+  if (!info.isFile()) return undefined;
+  const size = Number(info.size);
+  const stamp = `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
+  const touchedMs = Number((info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs) / 1_000_000n);
+  const withContent = limits.withContent && size <= limits.maxFileBytes && contentBytes + size <= limits.maxContentBytes;
+  const content = withContent ? unlessVanished(() => readFileSync(path)) : undefined;
+  return content === undefined ? { kind: "file", size, stamp, touchedMs } : { kind: "file", size, stamp, touchedMs, content };
+};
+
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Walks `root` (relative paths in the result). Synchronous calls, five times faster here than the
- * promise API on small files, one directory per event-loop turn so the loop is never held long.
+ * Walks `root` (relative paths in the result), or only its subdirectory `from`. Synchronous calls,
+ * five times faster here than the promise API on small files, one directory per event-loop turn so
+ * the loop is never held long.
  * Files that vanish mid-walk are left out, unreadable ones kept without content, unreadable
  * directories seen as empty; other I/O errors reject.
  */
-export const scanTree = async (root: string, limits: ScanLimits): Promise<ScanOutcome> => {
+export const scanTree = async (root: string, limits: ScanLimits, from = ""): Promise<ScanOutcome> => {
   const entries = new Map<string, ScannedEntry>();
   let contentBytes = 0;
   const check = (): ScanOutcome | undefined => {
@@ -72,23 +93,12 @@ export const scanTree = async (root: string, limits: ScanLimits): Promise<ScanOu
     return undefined;
   };
   const visitFile = (path: string, relative: string): void => {
-    const info = unlessVanished(() => lstatSync(path, { bigint: true }));
-    if (info === undefined) return;
-    if (info.isSymbolicLink()) {
-      const target = unlessVanished(() => readlinkSync(path));
-      if (target !== undefined) entries.set(relative, { kind: "link", target });
-      return;
-    }
-    if (!info.isFile()) return;
-    const size = Number(info.size);
-    const stamp = `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
-    const touchedMs = Number((info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs) / 1_000_000n);
-    const withContent = limits.withContent && size <= limits.maxFileBytes && contentBytes + size <= limits.maxContentBytes;
-    if (limits.withContent && size <= limits.maxFileBytes) contentBytes += size;
-    const content = withContent ? unlessVanished(() => readFileSync(path)) : undefined;
-    entries.set(relative, content === undefined ? { kind: "file", size, stamp, touchedMs } : { kind: "file", size, stamp, touchedMs, content });
+    const entry = scanFile(path, limits, contentBytes);
+    if (entry === undefined) return;
+    if (entry.kind === "file" && limits.withContent && entry.size <= limits.maxFileBytes) contentBytes += entry.size;
+    entries.set(relative, entry);
   };
-  const directories: [string, string][] = [[root, ""]];
+  const directories: [string, string][] = [[from === "" ? root : join(root, from), from]];
   for (let next = directories.pop(); next !== undefined; next = directories.pop()) {
     const [directory, relative] = next;
     const children = unlessVanished(() => readdirSync(directory, { withFileTypes: true })) ?? [];

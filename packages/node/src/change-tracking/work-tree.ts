@@ -3,7 +3,7 @@
  * answer while it still holds.
  */
 import { stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { ChangeTrackingOptions } from "./limits.js";
 import { gitEnvironment, runGit } from "./run-git.js";
 
@@ -17,6 +17,10 @@ export type WorkTree = {
   readonly prefix: string;
   /** The user's index file, absolute: only ever copied. */
   readonly index: string;
+  /** The repository's own exclude file (`info/exclude`), absolute. */
+  readonly exclude: string;
+  /** Bytes of an object id: 20 (SHA-1) or 32 (SHA-256). */
+  readonly idBytes: number;
 };
 
 /** `git rev-parse` is quick whatever the repository's size; a generous bound, not a budget. */
@@ -28,31 +32,44 @@ export const exists = (path: string): Promise<boolean> => stat(path).then(() => 
 export const findWorkTree = async (cwd: string, options: ChangeTrackingOptions = {}): Promise<WorkTree | undefined> => {
   const result = await runGit({
     git: options.gitPath ?? "git",
-    args: ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index"],
+    args: ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "info/exclude", "--show-object-format"],
     cwd,
     env: gitEnvironment(options.env ?? process.env),
     timeoutMs: LOCATE_TIMEOUT_MS,
   });
   if (result.isErr()) return undefined;
-  const [inside, top, prefix, index] = result.value.toString("utf8").split("\n");
-  if (inside !== "true" || top === undefined || prefix === undefined || index === undefined || top === "") return undefined;
-  return { cwd, top, prefix, index: resolve(cwd, index) };
+  const [inside, top, prefix, index, exclude, format] = result.value.toString("utf8").split("\n");
+  if (inside !== "true" || top === undefined || prefix === undefined || index === undefined || exclude === undefined || top === "") return undefined;
+  return { cwd, top, prefix, index: resolve(cwd, index), exclude: resolve(cwd, exclude), idBytes: format === "sha256" ? 32 : 20 };
+};
+
+/** The cwd and every directory above it: where a `.git` would make it part of a work tree. */
+const ancestors = (cwd: string): string[] => {
+  const dirs = [resolve(cwd)];
+  for (let up = dirname(dirs[0]!); up !== dirs[dirs.length - 1]; up = dirname(up)) dirs.push(up);
+  return dirs;
 };
 
 /**
- * findWorkTree remembering its answers: a work tree found for a cwd is reused while its index file
- * still exists and no repository was made at the cwd itself, sparing a `git rev-parse` per call.
+ * findWorkTree remembering its answers, sparing a `git rev-parse` per call: a work tree found for a
+ * cwd is reused while its index file still exists and no repository was made at the cwd itself; a
+ * cwd found outside git stays so while no `.git` appears in it or above it.
  */
 export const workTreeFinder = (options: ChangeTrackingOptions = {}): ((cwd: string) => Promise<WorkTree | undefined>) => {
-  const found = new Map<string, WorkTree>();
+  const found = new Map<string, WorkTree | undefined>();
   const stillValid = async (tree: WorkTree): Promise<boolean> =>
     (await exists(tree.index)) && (tree.prefix === "" || !(await exists(join(tree.cwd, ".git"))));
+  const stillOutside = async (cwd: string): Promise<boolean> => {
+    for (const dir of ancestors(cwd)) if (await exists(join(dir, ".git"))) return false;
+    return true;
+  };
   return async (cwd) => {
-    const known = found.get(cwd);
-    if (known !== undefined && (await stillValid(known))) return known;
-    found.delete(cwd);
+    if (found.has(cwd)) {
+      const known = found.get(cwd);
+      if (known === undefined ? await stillOutside(cwd) : await stillValid(known)) return known;
+    }
     const tree = await findWorkTree(cwd, options);
-    if (tree !== undefined) found.set(cwd, tree);
+    found.set(cwd, tree);
     return tree;
   };
 };

@@ -1,0 +1,91 @@
+/**
+ * From raw differences between two trees of a work tree to the FileDiffs the editor sees: blob sizes
+ * first, then the contents of those within the size limit and, in path order, the call's text budget.
+ */
+import { join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import type { FileDiff } from "@mm/core";
+import { isFailure, type CatFile } from "./cat-file.js";
+import { fileDiffsOf, type FileChange, type FileState } from "./file-diffs.js";
+import type { RawDiffEntry } from "./git-objects.js";
+import type { TrackingLimits } from "./limits.js";
+import type { GitFailure } from "./run-git.js";
+import type { WorkTree } from "./work-tree.js";
+
+type EntryKind = "absent" | "blob" | "link" | "submodule";
+
+const kindOf = (mode: string): EntryKind =>
+  mode === "000000" ? "absent" : mode === "120000" ? "link" : mode === "160000" ? "submodule" : "blob";
+
+/** A mode-only change (the executable bit) is not a change of content. */
+const contentChanged = (entry: RawDiffEntry): boolean => entry.oldId !== entry.newId || kindOf(entry.oldMode) !== kindOf(entry.newMode);
+
+const blobIds = (entries: readonly RawDiffEntry[]): string[] => [
+  ...new Set(
+    entries.flatMap((entry) => [
+      ...(kindOf(entry.oldMode) === "blob" ? [entry.oldId] : []),
+      ...(kindOf(entry.newMode) === "blob" ? [entry.newId] : []),
+    ]),
+  ),
+];
+
+/** The blobs worth reading: within the size limit and, in path order, within the call's text budget. */
+const blobsToRead = (entries: readonly RawDiffEntry[], sizes: ReadonlyMap<string, number>, limits: TrackingLimits): Set<string> => {
+  const chosen = new Set<string>();
+  let budget = limits.maxDiffBytes;
+  for (const entry of [...entries].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const ids = blobIds([entry]).filter((id) => (sizes.get(id) ?? Infinity) <= limits.maxFileBytes);
+    const cost = ids.reduce((sum, id) => sum + (chosen.has(id) ? 0 : (sizes.get(id) ?? 0)), 0);
+    if (cost > budget) continue;
+    budget -= cost;
+    for (const id of ids) chosen.add(id);
+  }
+  return chosen;
+};
+
+const stateOf = (
+  mode: string,
+  id: string,
+  sizes: ReadonlyMap<string, number>,
+  contents: ReadonlyMap<string, Buffer>,
+  limits: TrackingLimits,
+): FileState | null => {
+  const kind = kindOf(mode);
+  if (kind === "absent") return null;
+  if (kind === "link" || kind === "submodule") return { kind };
+  const size = sizes.get(id);
+  if (size !== undefined && size > limits.maxFileBytes) return { kind: "large", size };
+  const bytes = contents.get(id);
+  return bytes === undefined ? { kind: "omitted" } : { kind: "bytes", bytes };
+};
+
+/** The FileDiffs of `entries` (paths relative to the work tree's top, all under the cwd), read before `deadline`. */
+export const gitFileDiffs = async (
+  cat: CatFile,
+  tree: WorkTree,
+  entries: readonly RawDiffEntry[],
+  limits: TrackingLimits,
+  deadline: number,
+): Promise<Result<FileDiff[], GitFailure>> => {
+  const changed = entries.filter(contentChanged);
+  const ids = blobIds(changed);
+  const infos = await cat.info(ids, deadline);
+  if (isFailure(infos)) return err(infos);
+  const sizes = new Map<string, number>();
+  infos.forEach((info, i) => {
+    if (info?.type === "blob") sizes.set(ids[i]!, info.size);
+  });
+  const wanted = [...blobsToRead(changed, sizes, limits)];
+  const read = await cat.contents(wanted, deadline);
+  if (isFailure(read)) return err(read);
+  const contents = new Map<string, Buffer>();
+  read.forEach((object, i) => {
+    if (object !== undefined) contents.set(wanted[i]!, object.bytes);
+  });
+  const changes: FileChange[] = changed.map((entry) => ({
+    path: join(tree.cwd, entry.path.slice(tree.prefix.length)),
+    before: stateOf(entry.oldMode, entry.oldId, sizes, contents, limits),
+    after: stateOf(entry.newMode, entry.newId, sizes, contents, limits),
+  }));
+  return ok(fileDiffsOf(changes, limits));
+};

@@ -1,0 +1,40 @@
+/**
+ * How the git change tracker runs git: the git to run, its environment and limits, options that keep
+ * git from writing anything but a private index and loose objects, and steps that share one deadline.
+ */
+import { errAsync, type ResultAsync } from "neverthrow";
+import type { TrackingLimits } from "./limits.js";
+import { gitEnvironment, runGit, type GitFailure } from "./run-git.js";
+
+/** The git to run, its environment, the limits, and where temporary indexes go. */
+export type GitContext = { readonly path: string; readonly env: NodeJS.ProcessEnv; readonly limits: TrackingLimits; readonly tempDir: string };
+
+/** Options that keep git from writing anything beyond the index it is given and loose objects. */
+export const GIT_CONFIG = ["-c", "core.splitIndex=false", "-c", "advice.addEmbeddedRepo=false", "-c", "advice.addIgnoredFile=false", "-c", "core.safecrlf=false", "-c", "gc.auto=0"];
+
+/** Runs git steps in `cwd` on `indexFile` (undefined: the repository's own, read only), against one deadline. */
+export type GitSteps = {
+  /** `git <args>`; `config` adds `-c name=value` options of its own. */
+  readonly run: (args: readonly string[], config?: readonly string[]) => ResultAsync<Buffer, GitFailure>;
+  /** Milliseconds since the epoch by which every step must be done. */
+  readonly deadline: number;
+  readonly env: NodeJS.ProcessEnv;
+  /** The index the steps work on, when it is not the repository's own. */
+  readonly indexFile: string | undefined;
+};
+
+export const gitSteps = (git: GitContext, cwd: string, indexFile: string | undefined, timeoutMs: number): GitSteps => {
+  const deadline = Date.now() + timeoutMs;
+  const env = gitEnvironment(git.env, indexFile);
+  return {
+    deadline,
+    env,
+    indexFile,
+    run: (args, config = []) => {
+      const left = deadline - Date.now();
+      if (left <= 0) return errAsync({ timedOut: true, message: `git ${args[0] ?? ""}: over ${timeoutMs} ms` });
+      const alsoOk = args[0] === "add" ? [1] : [];
+      return runGit({ git: git.path, args: [...GIT_CONFIG, ...config.flatMap((option) => ["-c", option]), ...args], cwd, env, timeoutMs: left, alsoOk });
+    },
+  };
+};

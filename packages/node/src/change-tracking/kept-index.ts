@@ -1,0 +1,413 @@
+/**
+ * keptIndex: a private git index kept in step with the work tree under one cwd from one bash call to
+ * the next. Seeded with a copy of the user's index (so `git add` rehashes only files whose stat
+ * changed), then updated; a tree watcher (one inotify watch per directory git can see) names the
+ * paths changed since, so `git add` is given those alone and a step in which nothing changed runs no
+ * git at all. A snapshot is the index as it was (its bytes); what a command changed is read from the
+ * entries of the two indexes under the paths it touched, and the blobs that differ. What the watcher can't vouch for (too many events, a
+ * watch refused, a `.gitignore` or exclude file changed) makes the step a full `git add` of the cwd;
+ * a change of the user's tracked-but-ignored files makes it start again from the user's index.
+ *
+ * Between steps the index lives in memory; it is on disk only during a step, in a temporary directory
+ * removed at its end, the file given back its own mtime (git's racy-entry check compares with it).
+ */
+import { createHash } from "node:crypto";
+import { closeSync, copyFileSync, fstatSync, lstatSync, mkdtempSync, openSync, readSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import type { FileDiff } from "@mm/core";
+import { startCatFile, type CatFile } from "./cat-file.js";
+import { gitFileDiffs } from "./git-file-diffs.js";
+import { gitSteps, type GitContext, type GitSteps } from "./git-runner.js";
+import { entryOffsets, indexDifferences, SIZE_AT, trackedPaths } from "./index-entries.js";
+import { listDirectories } from "./list-directories.js";
+import { gitEnvironment, runGit, type GitFailure } from "./run-git.js";
+import { treeWatcher, watchBudget, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
+import { exists, type WorkTree } from "./work-tree.js";
+
+/** Past this many changed paths, one `git add` of the whole cwd is cheaper than naming them. */
+const MAX_NAMED_PATHS = 1000;
+/** Directories one cwd may have watched; past it the cwd is followed by full `git add`s only. */
+const MAX_WATCHED_DIRECTORIES = 8192;
+
+/** The index as it stood (undefined bytes: no index file yet), and which step made it. */
+export type Snapshot = { readonly bytes: Buffer | undefined; readonly step: number };
+
+export type KeptIndex = {
+  readonly tree: WorkTree;
+  /** Brings the index in step with the work tree and answers it. */
+  readonly snapshot: (timeoutMs: number) => Promise<Result<Snapshot, GitFailure>>;
+  /** Brings the index in step again and answers what differs from `before` under the cwd. */
+  readonly changesSince: (before: Snapshot) => Promise<Result<FileDiff[], GitFailure>>;
+  /** Stops watching; the kept index is dropped. */
+  readonly close: () => void;
+};
+
+/** What a step brought in: nothing, these cwd-relative paths, or the whole cwd. */
+type Touched = { readonly kind: "none" } | { readonly kind: "paths"; readonly paths: readonly string[] } | { readonly kind: "all" };
+
+type IndexBytes = { readonly bytes: Buffer; readonly atime: Date; readonly mtime: Date };
+
+const stampOf = (path: string): string => {
+  try {
+    const info = lstatSync(path, { bigint: true });
+    return `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
+  } catch {
+    return "absent";
+  }
+};
+
+const lstatOrUndefined = (path: string) => {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+};
+
+const isIgnoreFile = (path: string): boolean => path === ".gitignore" || path.endsWith("/.gitignore");
+/** The repository's own directory is never staged (git refuses it); what happens in it is not a file change. */
+const isGitDirectory = (path: string): boolean => path === ".git" || path.endsWith("/.git");
+
+/** Keeps an index for `tree`; `watch: false` makes every step a full `git add`. */
+export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly watch: boolean }): KeptIndex => {
+  let index: IndexBytes | undefined;
+  /** False until a full step made the index match the work tree under the cwd. */
+  let inStep = false;
+  let step = 0;
+  const maxWatched = watchBudget(MAX_WATCHED_DIRECTORIES);
+  let watcher: TreeWatcher | undefined = options.watch ? treeWatcher(tree.cwd, { maxDirectories: maxWatched }) : undefined;
+  /** Repositories of their own under the cwd (cwd-relative): named to every `git add`, not watched. */
+  let repositories = new Set<string>();
+  let user: { readonly stamp: string; readonly ignoredTracked: string } | undefined;
+  let excludes: { readonly files: readonly string[]; stamp: string } | undefined;
+  let cat: CatFile | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const locked = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const pathspec = (path: string): string => (path === "" ? (tree.prefix === "" ? "." : tree.prefix) : `${tree.prefix}${path}`);
+  const treePath = (path: string): string => (path === "" ? tree.prefix.replace(/\/$/, "") : `${tree.prefix}${path}`);
+  const stopWatching = (): void => {
+    watcher?.close();
+    watcher = undefined;
+    repositories = new Set();
+  };
+
+  /**
+   * Memory for the next index read back: that of an index no longer current nor held by a snapshot.
+   * Fresh memory costs a page fault a page, here about 5 ms for a 1.6 MB index; reused, 0.1 ms.
+   */
+  let spare: Buffer | undefined;
+  const held = new Map<ArrayBufferLike, number>();
+  const release = (bytes: Buffer | undefined): void => {
+    if (bytes === undefined || (held.get(bytes.buffer) ?? 0) > 0 || bytes.buffer === index?.bytes.buffer) return;
+    if (spare === undefined || bytes.buffer.byteLength > spare.length) spare = Buffer.from(bytes.buffer);
+  };
+  const hold = (bytes: Buffer | undefined, by: number): void => {
+    if (bytes === undefined) return;
+    const count = (held.get(bytes.buffer) ?? 0) + by;
+    if (count > 0) held.set(bytes.buffer, count);
+    else {
+      held.delete(bytes.buffer);
+      release(bytes);
+    }
+  };
+  const readBack = (file: string): Buffer => {
+    const fd = openSync(file, "r");
+    try {
+      const size = fstatSync(fd).size;
+      const memory = spare !== undefined && spare.length >= size ? spare : Buffer.allocUnsafeSlow(Math.ceil(size * 1.25));
+      spare = undefined;
+      const bytes = memory.subarray(0, size);
+      for (let read = 0; read < size; ) {
+        const got = readSync(fd, bytes, read, size - read, read);
+        if (got === 0) throw new Error("the index shrank while read");
+        read += got;
+      }
+      return bytes;
+    } finally {
+      closeSync(fd);
+    }
+  };
+
+  /**
+   * The index on disk for `work`, in a temporary directory removed after it; kept in memory again.
+   * Synchronous file calls: a millisecond or two, where the promise API took ten here.
+   */
+  const onDisk = async <T>(work: (indexFile: string) => Promise<T>): Promise<T> => {
+    const dir = mkdtempSync(join(git.tempDir, "mm-changes-"));
+    const file = join(dir, "index");
+    try {
+      if (index === undefined) {
+        try {
+          copyFileSync(tree.index, file);
+        } catch {
+          // no index yet: git makes one
+        }
+      } else {
+        writeFileSync(file, index.bytes);
+        utimesSync(file, index.atime, index.mtime);
+      }
+      const result = await work(file);
+      const previous = index?.bytes;
+      try {
+        const info = statSync(file);
+        index = { bytes: readBack(file), atime: info.atime, mtime: info.mtime };
+      } catch {
+        index = undefined;
+      }
+      release(previous);
+      return result;
+    } finally {
+      try {
+        unlinkSync(file);
+        rmdirSync(dir);
+      } catch {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  };
+
+  /** Tracked files the excludes would ignore, as git lists them from the user's index. */
+  const userIgnoredTracked = async (timeoutMs: number): Promise<Result<string, GitFailure>> => {
+    if (!(await exists(tree.index))) return ok("");
+    const listed = await runGit({
+      git: git.path,
+      args: ["ls-files", "-z", "-c", "-i", "--exclude-standard"],
+      cwd: tree.top,
+      env: gitEnvironment(git.env, tree.index),
+      timeoutMs,
+    });
+    return listed.map((out) => out.toString("utf8"));
+  };
+
+  /** Starts again from the user's index when its tracked-but-ignored files changed since the last look. */
+  const followUserIndex = async (timeoutMs: number): Promise<Result<void, GitFailure>> => {
+    const stamp = stampOf(tree.index);
+    if (user?.stamp === stamp) return ok(undefined);
+    const listed = await userIgnoredTracked(timeoutMs);
+    if (listed.isErr()) return err(listed.error);
+    if (user !== undefined && user.ignoredTracked !== listed.value) {
+      index = undefined;
+      inStep = false;
+    }
+    user = { stamp, ignoredTracked: listed.value };
+    return ok(undefined);
+  };
+
+  const excludeStamp = (files: readonly string[]): string => files.map(stampOf).join("|");
+
+  /** Whether an exclude file outside the work tree changed since the last full step. */
+  const excludesMoved = (): boolean => excludes === undefined || excludeStamp(excludes.files) !== excludes.stamp;
+
+  const recordExcludes = async (steps: GitSteps): Promise<void> => {
+    if (excludes === undefined) {
+      const configured = await steps.run(["config", "-z", "--path", "--get", "core.excludesFile"]);
+      const xdg = git.env.XDG_CONFIG_HOME ?? join(git.env.HOME ?? homedir(), ".config");
+      const global = configured.isOk() ? configured.value.toString("utf8").replace(/\0$/, "") : join(xdg, "git", "ignore");
+      excludes = { files: [tree.exclude, global], stamp: "" };
+    }
+    excludes.stamp = excludeStamp(excludes.files);
+  };
+
+  /** Directories git ignores under these pathspecs (cwd-relative, no trailing slash). */
+  const ignoredDirectories = async (steps: GitSteps, specs: readonly string[]): Promise<Result<Set<string>, GitFailure>> => {
+    const listed = await steps.run(["ls-files", "-z", "-o", "-i", "--directory", "--exclude-standard", "--", ...specs]);
+    return listed.map(
+      (out) =>
+        new Set(
+          out
+            .toString("utf8")
+            .split("\0")
+            .filter((path) => path.endsWith("/") && path.startsWith(tree.prefix))
+            .map((path) => path.slice(tree.prefix.length, -1)),
+        ),
+    );
+  };
+
+  /** Watches every directory of the cwd git can see, then stages the whole cwd. */
+  const fullStep = async (steps: GitSteps, reset: ReadonlySet<string> = new Set()): Promise<Result<Touched, GitFailure>> => {
+    if (watcher !== undefined) {
+      await recordExcludes(steps);
+      const ignored = await ignoredDirectories(steps, [pathspec("")]);
+      if (ignored.isErr()) return err(ignored.error);
+      const listing = listDirectories(tree.cwd, "", { skip: (relative) => ignored.value.has(relative), repositoriesApart: true, max: maxWatched });
+      if (listing.truncated || !watcher.watchOnly(listing.dirs, reset)) stopWatching();
+      else repositories = new Set(listing.repositories);
+    }
+    const staged = await steps.run(["add", "--all", "--ignore-errors", "--", pathspec("")]);
+    return staged.map((): Touched => ({ kind: "all" }));
+  };
+
+  /**
+   * Marks the entries of `paths` in the index file as git marks racily clean ones (size 0), so `git
+   * add` compares their content: a rewrite that kept size and mtime (`cp -p`, `touch -r`) within the
+   * second of the last look has a stat git can't tell from the old one, and the watcher saw it.
+   */
+  const smudge = (indexFile: string | undefined, paths: readonly string[]): void => {
+    const bytes = index?.bytes;
+    if (bytes === undefined || indexFile === undefined) return;
+    const offsets = entryOffsets(bytes, tree.idBytes, paths);
+    if (offsets.length === 0) return;
+    const zero = Buffer.alloc(4);
+    const hash = createHash(tree.idBytes === 32 ? "sha256" : "sha1");
+    let at = 0;
+    for (const offset of offsets) {
+      hash.update(bytes.subarray(at, offset + SIZE_AT));
+      hash.update(zero);
+      at = offset + SIZE_AT + 4;
+    }
+    hash.update(bytes.subarray(at, bytes.length - tree.idBytes));
+    const fd = openSync(indexFile, "r+");
+    try {
+      for (const offset of offsets) writeSync(fd, zero, 0, 4, offset + SIZE_AT);
+      writeSync(fd, hash.digest(), 0, tree.idBytes, bytes.length - tree.idBytes);
+    } finally {
+      closeSync(fd);
+    }
+  };
+
+  /** Watches the new directories among `paths`, then stages those paths alone. */
+  const partialStep = async (steps: GitSteps, active: TreeWatcher, taken: TakenChanges): Promise<Result<Touched, GitFailure>> => {
+    const adds = new Set<string>();
+    const removes = new Set<string>();
+    const fresh: string[] = [];
+    // Watches that may be dead go first: a directory moved away and one made in its place may share an inode.
+    for (const suspect of taken.suspects) active.removeUnder(suspect);
+    const paths = new Set([...taken.paths, ...[...taken.suspects].filter((dir) => dir !== "")]);
+    for (const path of paths) {
+      if (path === "" || repositories.has(path) || isGitDirectory(path)) continue;
+      const info = lstatOrUndefined(join(tree.cwd, path));
+      if (info === undefined) {
+        removes.add(path);
+        active.removeUnder(path);
+        continue;
+      }
+      if (info.isDirectory()) {
+        if (active.watches(path, info.ino)) continue;
+        fresh.push(path);
+      }
+      active.removeUnder(path);
+      adds.add(path);
+    }
+    if (fresh.length > 0) {
+      const ignored = await ignoredDirectories(steps, fresh.map(pathspec));
+      if (ignored.isErr()) return err(ignored.error);
+      for (const dir of fresh.filter((d) => !ignored.value.has(d))) {
+        const listing = listDirectories(tree.cwd, dir, { skip: (relative) => ignored.value.has(relative), repositoriesApart: true, max: maxWatched - active.size() });
+        for (const repository of listing.repositories) repositories.add(repository);
+        if (listing.truncated || !active.add(listing.dirs)) {
+          stopWatching();
+          return fullStep(steps);
+        }
+      }
+    }
+    const named = [...adds, ...repositories];
+    const tracked = trackedPaths(index?.bytes, tree.idBytes, [...adds, ...removes].map(pathspec));
+    smudge(steps.indexFile, [...adds].map(pathspec).filter((path) => tracked.has(path)));
+    const stage = async (): Promise<Result<unknown, GitFailure>> => {
+      // Files the index holds, changed or gone: `update-index` looks at them alone, no directory read.
+      if (fresh.length === 0 && repositories.size === 0 && [...adds, ...removes].every((path) => tracked.has(pathspec(path)))) {
+        return steps.run(["update-index", "--remove", "--", ...[...adds, ...removes].map(pathspec)]);
+      }
+      if (named.length > 0) {
+        // Preloading the index stats its entries on threads: for a few paths, slower than not.
+        const staged = await steps.run(["add", "--all", "--ignore-errors", "--", ...named.map(pathspec)], ["core.preloadIndex=false"]);
+        if (staged.isErr()) return staged;
+      }
+      return removes.size === 0 ? ok(undefined) : steps.run(["rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", ...[...removes].map(pathspec)]);
+    };
+    // A path gone since it was looked at: `git add` refuses the whole list; the full step can't.
+    const staged = await stage();
+    if (staged.isErr()) return staged.error.timedOut ? err(staged.error) : fullStep(steps);
+    return ok({ kind: "paths", paths: [...named, ...removes] });
+  };
+
+  /**
+   * One step: the index brought in step with the work tree under the cwd. A snapshot first follows
+   * the user's index; the end of a call does not (a `git add` in the command changed no file).
+   */
+  const bringInStep = async (timeoutMs: number, followUser: boolean): Promise<Result<Touched, GitFailure>> => {
+    if (followUser) {
+      const followed = await followUserIndex(timeoutMs);
+      if (followed.isErr()) return err(followed.error);
+    }
+    let taken: TakenChanges | undefined;
+    if (watcher !== undefined) {
+      await watcher.settle();
+      taken = watcher.take();
+    }
+    const root = lstatOrUndefined(tree.cwd);
+    const gone = root === undefined || !root.isDirectory();
+    if (gone) stopWatching();
+    // The cwd itself replaced: no watch above it saw that.
+    const rootMoved = watcher !== undefined && root !== undefined && (!watcher.watches("", root.ino) || taken?.suspects.has("") === true);
+    const full =
+      !inStep ||
+      rootMoved ||
+      taken === undefined ||
+      !taken.complete ||
+      taken.paths.size > MAX_NAMED_PATHS ||
+      [...taken.paths].some(isIgnoreFile) ||
+      excludesMoved();
+    if (!gone && !full && taken !== undefined && repositories.size === 0 && [...taken.paths].every((path) => path === "" || isGitDirectory(path))) return ok({ kind: "none" });
+    const touched = await onDisk(async (indexFile): Promise<Result<Touched, GitFailure>> => {
+      const steps = gitSteps(git, tree.top, indexFile, timeoutMs);
+      if (gone) return (await steps.run(["rm", "-r", "-q", "-f", "--cached", "--ignore-unmatch", "--", pathspec("")])).map((): Touched => ({ kind: "all" }));
+      if (full || watcher === undefined || taken === undefined) return fullStep(steps, taken?.suspects);
+      return partialStep(steps, watcher, taken);
+    });
+    if (touched.isErr()) {
+      inStep = false;
+      return touched;
+    }
+    inStep = true;
+    if (touched.value.kind !== "none") step += 1;
+    return touched;
+  };
+
+  const snapshot = async (timeoutMs: number): Promise<Result<Snapshot, GitFailure>> =>
+    (await bringInStep(timeoutMs, true)).map(() => {
+      hold(index?.bytes, 1);
+      return { bytes: index?.bytes, step };
+    });
+
+  const changesSince = async (before: Snapshot): Promise<Result<FileDiff[], GitFailure>> => {
+    try {
+      return await compareWith(before);
+    } finally {
+      hold(before.bytes, -1);
+    }
+  };
+
+  const compareWith = async (before: Snapshot): Promise<Result<FileDiff[], GitFailure>> => {
+    const stepBefore = step;
+    const brought = await bringInStep(git.limits.finishTimeoutMs, false);
+    if (brought.isErr()) return err(brought.error);
+    const touched = brought.value;
+    if (touched.kind === "none" && before.step === stepBefore) return ok([]);
+    const paths = touched.kind === "paths" && before.step === stepBefore ? touched.paths.map(treePath) : [treePath("")];
+    const entries = indexDifferences(before.bytes, index?.bytes, tree.idBytes, paths);
+    if (entries.length === 0) return ok([]);
+    if (cat === undefined || !cat.usable()) cat = startCatFile(git.path, tree.top, gitEnvironment(git.env));
+    return gitFileDiffs(cat, tree, entries, git.limits, Date.now() + git.limits.finishTimeoutMs);
+  };
+
+  return {
+    tree,
+    snapshot: (timeoutMs) => locked(() => snapshot(timeoutMs)),
+    changesSince: (before) => locked(() => changesSince(before)),
+    close: () => {
+      cat?.close();
+      cat = undefined;
+      stopWatching();
+      index = undefined;
+      inStep = false;
+    },
+  };
+};
