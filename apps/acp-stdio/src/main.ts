@@ -3,7 +3,7 @@
  * stdout carries protocol messages only; everything else goes to stderr.
  */
 import { homedir } from "node:os";
-import { aiSdkModel } from "@mm/ai-model";
+import { aiSdkModel, listModelIds } from "@mm/ai-model";
 import {
   bashShell,
   changeTracker,
@@ -99,9 +99,10 @@ const main = async (): Promise<void> => {
       clock: systemClock,
       random: cryptoRandomHex,
       ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
+      listModels: () => listModelIds({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
     },
     { stream, afterResponse: watch.afterResponse },
-    { home: homedir(), os: platformLine(), log: stderrLine },
+    { home: homedir(), os: platformLine(), cwd: process.cwd(), log: stderrLine },
   );
   installLifecycle(served, stderrLine, shell);
   if (sandbox !== undefined) process.on("exit", sandbox.dispose);

@@ -9,6 +9,7 @@ import type { MmConfig } from "@mm/node";
 import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
 import { compactionIds, createNotify, type AppState, type Peer } from "./app-state.js";
+import { modelChoices, type ModelLister } from "./model-choices.js";
 import { registerHandlers } from "./register-handlers.js";
 import { withSandboxTitle } from "./translate/sandbox-title.js";
 import { withAfterResponse, type Transport } from "./wire/after-response.js";
@@ -23,6 +24,8 @@ export type AppPorts = {
   readonly store: SessionStore | undefined;
   readonly clock: Clock;
   readonly random: RandomHex;
+  /** The server's model ids for the "full" surface's picker (undefined when it cannot say). */
+  readonly listModels?: ModelLister;
   /** Under `tools.sandbox: "workspace"`: confines a session's file system to the sandbox's boundary, given that session's cwd. */
   readonly confineFiles?: (inner: FileSystem, cwd: () => string | undefined) => FileSystem;
 };
@@ -30,6 +33,8 @@ export type AppPorts = {
 export type ServeOptions = {
   readonly home?: string;
   readonly os: string;
+  /** The process's cwd (`session/list` without a cwd); `/` when absent. */
+  readonly cwd?: string;
   /** Receives each log line (already prefixed `[acp] `). */
   readonly log: (line: string) => void;
 };
@@ -69,7 +74,18 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     ...(options.home !== undefined ? { home: options.home } : {}),
   });
   const wired = "afterResponse" in transport ? transport : withAfterResponse(transport);
-  const app: AppState = { agent, config, peer, afterResponse: wired.afterResponse, notify: createNotify(peer), log, nextCompactionId: compactionIds() };
+  const app: AppState = {
+    agent,
+    config,
+    peer,
+    afterResponse: wired.afterResponse,
+    notify: createNotify(peer),
+    log,
+    nextCompactionId: compactionIds(),
+    models: modelChoices(ports.listModels, [config.model.name, ...config.model.choices]),
+    knownCwds: new Map(),
+    processCwd: options.cwd ?? "/",
+  };
   const connection = registerHandlers(acp.agent({ name: "bob" }), app).connect(wired.stream);
   peer.client = connection.client;
   return { connection, app };

@@ -93,9 +93,11 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
   const providerOptions = options.api === "responses" ? { openai: { store: false } } : undefined;
   const logRetry = (notice: RetryNotice): void => options.log?.(retryLine(notice, errorContext));
   const toolSets = new WeakMap<readonly ToolSpec[], ProviderTools>();
-  let provider: Promise<ProviderModel> | undefined;
+  let provider: Promise<(id: string) => ProviderModel> | undefined;
 
-  const loadProvider = async (): Promise<ProviderModel> => {
+  /** The provider's model of each id asked for (a session may pick another than the default). */
+  const models = new Map<string, ProviderModel>();
+  const loadProvider = async (): Promise<(id: string) => ProviderModel> => {
     const openai = await import("@ai-sdk/openai");
     const created = openai.createOpenAI({
       apiKey,
@@ -103,7 +105,14 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
       ...(options.headers ? { headers: { ...options.headers } } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
-    return options.api === "chat" ? created.chat(options.model) : created.responses(options.model);
+    return (id) => {
+      let model = models.get(id);
+      if (model === undefined) {
+        model = options.api === "chat" ? created.chat(id) : created.responses(id);
+        models.set(id, model);
+      }
+      return model;
+    };
   };
 
   const toolsOf = (specs: readonly ToolSpec[]): ProviderTools | undefined => {
@@ -142,7 +151,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
         provider = undefined;
         throw error;
       });
-      const model = await provider;
+      const model = (await provider)(request.model ?? options.model);
       const tools = toolsOf(request.tools);
       const call: LanguageModelV3CallOptions = {
         prompt: toProviderPrompt(request.system, request.messages),

@@ -16,8 +16,11 @@ export {
   type PromptResult,
   type SessionInfo,
   type SessionOptions,
+  type SettingsChange,
   type UnknownSession,
 } from "./agent/index.js";
+export { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "./session/permission-mode.js";
+export { titleOf, titleOfHistory } from "./session/title.js";
 export type { Emit, TurnEvent } from "./turn/events.js";
 export type { StopReason, TurnCounts } from "./turn/run-turn.js";
 export type { ToolCallView } from "./turn/tool-call-view.js";
@@ -80,7 +83,7 @@ export type { Shell, ShellError, ShellRequest, ShellResult } from "./ports/shell
 export type { PermissionDecision, PermissionGate, PermissionRequest } from "./ports/permission-gate.js";
 export type { Clock, RandomHex } from "./ports/clock.js";
 export type { SkillCatalogue, SkillContent, SkillError, SkillSummary } from "./ports/skill-catalogue.js";
-export { describeStoreError, type SessionStore, type StoreError, type StoredSession } from "./ports/session-store.js";
+export { describeStoreError, type SessionStore, type StoreError, type StoredSession, type StoredSessionSummary } from "./ports/session-store.js";
 export {
   describeChangeTrackingError,
   type ChangeSnapshot,

@@ -11,6 +11,7 @@ export const DEFAULT_MODEL = {
   apiKeyEnv: "OPENAI_API_KEY",
   api: "chat",
   contextWindow: 128_000,
+  choices: [],
 } as const satisfies Omit<MmConfig["model"], "apiKey">;
 
 /** Share of the context window at which compaction starts when `context.threshold` is unset. */

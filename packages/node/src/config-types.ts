@@ -26,6 +26,8 @@ export type MmConfig = {
     readonly apiKey: string | undefined;
     readonly api: ModelApi;
     readonly contextWindow: number;
+    /** Models a picker offers when the server does not list its own (besides `name`). */
+    readonly choices: readonly string[];
   };
   readonly sessions: {
     readonly enabled: boolean;

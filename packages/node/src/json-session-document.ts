@@ -5,7 +5,7 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff, History, Message, StoredSession, SystemMessage, ToolCall } from "@mm/core";
-import { MAX_INPUT_DEPTH, nestsDeeperThan } from "@mm/core";
+import { isPermissionMode, MAX_INPUT_DEPTH, nestsDeeperThan, PERMISSION_MODES, type PermissionMode } from "@mm/core";
 
 /** The `format` every session file carries. */
 export const SESSION_FORMAT = "mm-session";
@@ -163,8 +163,26 @@ const decodeFields = (document: Json, id: string): StoredSession | Invalid => {
   if (createdAt instanceof Invalid) return createdAt;
   const updatedAt = decodeTime(document, "updatedAt");
   if (updatedAt instanceof Invalid) return updatedAt;
+  const settings = decodeSettings(document);
+  if (settings instanceof Invalid) return settings;
   const history = decodeHistory(document.messages);
-  return history instanceof Invalid ? history : { id, cwd, createdAt, updatedAt, history };
+  return history instanceof Invalid ? history : { id, cwd, createdAt, updatedAt, history, ...settings };
+};
+
+/** The optional `title`, `model` and `mode` of a document (absent in files written before them). */
+const decodeSettings = (document: Json): Pick<StoredSession, "title" | "model" | "mode"> | Invalid => {
+  const settings: { title?: string; model?: string; mode?: PermissionMode } = {};
+  for (const key of ["title", "model"] as const) {
+    const value = document[key];
+    if (value === undefined) continue;
+    if (typeof value !== "string") return expected(key, "a string", value);
+    settings[key] = value;
+  }
+  if (document.mode !== undefined) {
+    if (!isPermissionMode(document.mode)) return expected("mode", PERMISSION_MODES.map((m) => JSON.stringify(m.id)).join(" or "), document.mode);
+    settings.mode = document.mode;
+  }
+  return settings;
 };
 
 /** The session stored in `source`, the text of `<id>.json`; the document's own id must be `id`. */
@@ -203,6 +221,9 @@ export const encodeSessionDocument = (session: StoredSession): Result<string, st
     cwd: session.cwd,
     createdAt,
     updatedAt,
+    ...(session.title !== undefined ? { title: session.title } : {}),
+    ...(session.model !== undefined ? { model: session.model } : {}),
+    ...(session.mode !== undefined ? { mode: session.mode } : {}),
     messages: session.history,
   };
   try {

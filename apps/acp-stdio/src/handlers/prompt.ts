@@ -1,7 +1,7 @@
 /** `session/prompt`: runs the prompt through the core, streaming its events as session updates. */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { TurnEvent } from "@mm/core";
-import type { AppState } from "../app-state.js";
+import { fullSurface, type AppState } from "../app-state.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
 import { updatesOf, type UpdateOptions } from "../translate/turn-event.js";
 import { internalError, invalidSessionParams } from "../wire/errors.js";
@@ -10,6 +10,7 @@ const updateOptions = (app: AppState): UpdateOptions => ({
   compactionUpdates: app.peer.capabilities?.session?.compaction != null,
   compactionId: app.nextCompactionId,
   sandboxed: app.config.tools.sandbox === "workspace",
+  sessionInfo: fullSurface(app),
 });
 
 export const prompt = async (app: AppState, params: acp.PromptRequest): Promise<acp.PromptResponse> => {

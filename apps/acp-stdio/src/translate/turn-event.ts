@@ -10,6 +10,8 @@ export type UpdateOptions = {
   readonly compactionId: () => string;
   /** Commands run sandboxed (`tools.sandbox: "workspace"`): bash titles say so. */
   readonly sandboxed?: boolean;
+  /** The "full" surface: a session's title is sent as `session_info_update`. */
+  readonly sessionInfo?: boolean;
 };
 
 export const agentText = (text: string): acp.SessionUpdate => ({
@@ -28,6 +30,8 @@ export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly ac
       return [runningUpdate(event.call)];
     case "tool-done":
       return [doneUpdate(event.call, event.status, event.output, event.diffs)];
+    case "title":
+      return options.sessionInfo === true ? [{ sessionUpdate: "session_info_update", title: event.title, updatedAt: new Date().toISOString() }] : [];
     case "usage":
       return [{ sessionUpdate: "usage_update", used: event.used, size: event.size }];
     case "compaction": {

@@ -5,6 +5,7 @@
 import { advertisedSkills, slashCommandOf } from "../commands/slash-command.js";
 import { flattenPrompt } from "../prompt/flatten-prompt.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
+import { titleOf } from "../session/title.js";
 import { resolveSkillNotation } from "../skills/skill-notation.js";
 import type { Emit } from "../turn/events.js";
 import { runTurn, type StopReason } from "../turn/run-turn.js";
@@ -19,7 +20,17 @@ export type PromptResult =
 
 const skillNames = (state: AgentState): ReadonlySet<string> => new Set(advertisedSkills(state.deps.skills.list()).map((s) => s.name));
 
+/** Names a session after its first prompt, and says so. */
+const nameAfter = (live: LiveSession, text: string, emit: Emit): void => {
+  if (live.session.title !== undefined) return;
+  const title = titleOf(text);
+  if (title === undefined) return;
+  live.session = { ...live.session, title };
+  emit({ type: "title", title });
+};
+
 const turn = async (state: AgentState, live: LiveSession, text: string, emit: Emit, signal: AbortSignal): Promise<PromptResult> => {
+  nameAfter(live, text, emit);
   const { session } = live;
   const outcome = await runTurn(
     { ...state.deps, callIds: state.callIds, warn: state.warn },
@@ -32,6 +43,8 @@ const turn = async (state: AgentState, live: LiveSession, text: string, emit: Em
       lastInputTokens: session.lastInputTokens,
       text: resolveSkillNotation(text, skillNames(state)),
       toolbox: live.toolbox,
+      mode: session.mode,
+      model: session.model,
       ...(live.fs !== undefined ? { fs: live.fs } : {}),
       signal,
       emit,

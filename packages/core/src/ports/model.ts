@@ -13,6 +13,8 @@ export type ToolSpec = {
 
 /** One model step: the system prompt, the conversation and the tools offered. */
 export type ModelRequest = {
+  /** The model to ask, when not the adapter's default (a session's choice). */
+  readonly model?: string | undefined;
   readonly system: string;
   /** The conversation after the system prompt; every tool call has its result. */
   readonly messages: readonly Message[];

@@ -13,6 +13,8 @@ export type TurnEvent =
   /** Permission granted (or not needed): the tool runs now. */
   | { readonly type: "tool-running"; readonly call: ToolCallView }
   | ({ readonly type: "tool-done"; readonly call: ToolCallView } & ToolOutcome)
+  /** The session was named (after its first prompt). */
+  | { readonly type: "title"; readonly title: string }
   /** After each model step: tokens in use and the context window. */
   | { readonly type: "usage"; readonly used: number; readonly size: number }
   /** The history was compacted (automatically or by `/compact`). */

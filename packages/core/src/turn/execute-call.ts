@@ -1,6 +1,7 @@
 /** One tool call of a model step: loop check, input check, preview, permission, execution. */
 import type { ToolCall, ToolResultMessage } from "../history/message.js";
 import type { PermissionGate } from "../ports/permission-gate.js";
+import { modeAsks, type PermissionMode } from "../session/permission-mode.js";
 import type { ToolCategory, ToolContext, ToolOutcome } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import type { Emit } from "./events.js";
@@ -24,6 +25,7 @@ export type CallDeps = {
   readonly sessionId: string;
   readonly gate: PermissionGate;
   readonly grants: ReadonlySet<string>;
+  readonly mode: PermissionMode;
   readonly loop: LoopDetector;
   readonly toolbox: Toolbox;
   readonly ctx: ToolContext;
@@ -76,7 +78,7 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   emit({ type: "tool-pending", call: view });
 
   let granted: string | undefined;
-  if (tool.gated && !deps.grants.has(call.name)) {
+  if (modeAsks(deps.mode, tool) && !deps.grants.has(call.name)) {
     const decision = await deps.gate.ask({ sessionId: deps.sessionId, call: view, signal: ctx.signal });
     if (ctx.signal.aborted) {
       emit({ type: "tool-done", call: view, status: "failed", output: "[cancelled]", diffs: [] });

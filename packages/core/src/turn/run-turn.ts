@@ -14,6 +14,7 @@ import type { PermissionGate } from "../ports/permission-gate.js";
 import type { Shell } from "../ports/shell.js";
 import type { SkillCatalogue } from "../ports/skill-catalogue.js";
 import type { CallIds } from "../session/call-ids.js";
+import type { PermissionMode } from "../session/permission-mode.js";
 import type { ToolCategory, ToolContext, ToolLimits } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import type { Emit } from "./events.js";
@@ -65,6 +66,10 @@ export type TurnRequest = {
   readonly lastInputTokens: number | undefined;
   readonly text: string;
   readonly toolbox: Toolbox;
+  /** How much the user is asked (see PermissionMode). */
+  readonly mode: PermissionMode;
+  /** The model to ask, when not the adapter's default. */
+  readonly model?: string | undefined;
   /** The session's own file access (the editor's buffers), when it has one; else `deps.fs`. */
   readonly fs?: FileSystem;
   readonly signal: AbortSignal;
@@ -141,7 +146,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   let compactionFailed = false;
   const maybeCompact = async (): Promise<void> => {
     if (compactionFailed || lastInputTokens === undefined || lastInputTokens < settings.compactThreshold) return;
-    const result = await compactHistory(deps, history, Math.max(1, settings.keepLastTurns), signal);
+    const result = await compactHistory(deps, history, Math.max(1, settings.keepLastTurns), signal, request.model);
     if (result.kind === "nothing" || signal.aborted) return;
     emit({ type: "compaction", outcome: result.kind, line: compactionLine(result), summary: result.kind === "compacted" ? result.summary : undefined });
     if (result.kind !== "compacted") {
@@ -160,7 +165,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     const [system, ...conversation] = history;
     const result = await runModelStep(
       deps.model,
-      { system: system.text, messages: withAllToolResults(conversation), tools: toolbox.specs, signal },
+      { model: request.model, system: system.text, messages: withAllToolResults(conversation), tools: toolbox.specs, signal },
       onText,
     );
     const calls: ToolCall[] = result.calls.map((c) => ({ id: deps.callIds.next(), name: c.name, input: c.input }));
@@ -175,7 +180,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     emit({ type: "usage", used, size: settings.contextWindow });
     if (calls.length === 0) return end("end_turn");
     for (const call of calls) {
-      const outcome = await executeCall({ sessionId: request.sessionId, gate: deps.gate, grants, loop, toolbox, ctx, emit }, call).catch(
+      const outcome = await executeCall({ sessionId: request.sessionId, gate: deps.gate, grants, mode: request.mode, loop, toolbox, ctx, emit }, call).catch(
         (thrown: unknown): CallOutcome =>
           refusedCall(call, bareView(call, toolbox), `[${call.name} failed unexpectedly: ${String(thrown instanceof Error ? thrown.message : thrown).split("\n")[0]}]`, emit),
       );
