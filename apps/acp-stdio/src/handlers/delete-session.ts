@@ -15,7 +15,6 @@ export const deleteSession = async (app: AppState, params: acp.DeleteSessionRequ
   if (cwd === undefined) throw invalidSessionParams(sessionId, "unknown session: list the sessions of its cwd first");
   const removed = await app.agent.removeSession(cwd, sessionId);
   if (removed.isErr()) throw invalidSessionParams(sessionId, removed.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(removed.error));
-  app.knownCwds.delete(sessionId);
   app.log(`session ${sessionId}: deleted`);
   return {};
 };

@@ -1,6 +1,7 @@
 /**
  * `session/resume` ("full" surface, sessions kept): the stored session back, live, without a replay;
- * once answered, its commands, how full its context is, and its title.
+ * once answered, its commands, how full its context is, and its title. A session already open in this
+ * process is answered as it is (its running turn goes on).
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { describeStoreError } from "@mm/core";
@@ -13,6 +14,12 @@ import { sendCommands } from "./new-session.js";
 
 export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequest, requestId: JsonRpcId): Promise<acp.ResumeSessionResponse> => {
   if (!params.cwd.startsWith("/")) throw invalidSessionParams(params.sessionId, "cwd must be an absolute path");
+  const open = app.agent.session(params.sessionId);
+  if (open !== undefined && open.cwd === params.cwd) {
+    const { reply, later } = await settingsReply(app, open);
+    app.afterResponse(requestId, later);
+    return reply;
+  }
   const loaded = await app.agent.loadSession(params.cwd, params.sessionId);
   if (loaded.isErr()) {
     const error = loaded.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(loaded.error);
