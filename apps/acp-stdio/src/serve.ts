@@ -70,6 +70,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     contextWindow: config.model.contextWindow,
     compactThreshold: config.context.threshold,
     keepLastTurns: config.context.keepLastTurns,
+    vision: config.model.vision,
     os: options.os,
     ...(options.home !== undefined ? { home: options.home } : {}),
   });

@@ -11,6 +11,7 @@
 import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "@mm/core";
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
+import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
 
@@ -90,7 +91,11 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
   const apiKey = options.apiKey || PLACEHOLDER_API_KEY;
   const errorContext: ErrorContext = { baseURL: options.baseURL || OPENAI_BASE_URL, apiKey: options.apiKey };
   const maxRetries = options.maxRetries ?? 2;
-  const providerOptions = options.api === "responses" ? { openai: { store: false } } : undefined;
+  /** Responses: nothing stored server-side; reasoning models asked for summaries (and their encrypted reasoning, by the provider). */
+  const providerOptionsFor = (modelId: string): Pick<LanguageModelV3CallOptions, "providerOptions"> =>
+    options.api !== "responses"
+      ? {}
+      : { providerOptions: { openai: { store: false, ...(isReasoningModelId(modelId) ? { reasoningSummary: "auto" } : {}) } } };
   const logRetry = (notice: RetryNotice): void => options.log?.(retryLine(notice, errorContext));
   const toolSets = new WeakMap<readonly ToolSpec[], ProviderTools>();
   let provider: Promise<(id: string) => ProviderModel> | undefined;
@@ -151,13 +156,16 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
         provider = undefined;
         throw error;
       });
-      const model = (await provider)(request.model ?? options.model);
+      const modelId = request.model ?? options.model;
+      const model = (await provider)(modelId);
       const tools = toolsOf(request.tools);
       const call: LanguageModelV3CallOptions = {
-        prompt: toProviderPrompt(request.system, request.messages),
+        prompt: toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses" }),
         ...(tools ? { tools, toolChoice: { type: "auto" } } : {}),
         abortSignal: signal,
-        ...(providerOptions ? { providerOptions } : {}),
+        // Chat servers send reasoning in fields the provider does not parse: read from the raw chunks.
+        ...(options.api === "chat" ? { includeRawChunks: true } : {}),
+        ...providerOptionsFor(modelId),
       };
       const { stream, response } = await withRetries(async () => model.doStream(call), { maxRetries, signal, onRetry: logRetry, ...(options.sleep ? { sleep: options.sleep } : {}) });
       reader = stream.getReader();
@@ -181,6 +189,13 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
           case "finish":
             finish = { type: "finish", usage: usageOf(part.usage) };
             break;
+          case "raw":
+          case "reasoning-delta":
+          case "reasoning-end": {
+            const event = reasoningEvent(part);
+            if (event !== undefined) yield event;
+            break;
+          }
           case "error":
             return yield failed(part.error);
         }

@@ -33,6 +33,7 @@ export {
   completed,
   defineTool,
   failed,
+  type PlanEntry,
   type PreparedCall,
   type Tool,
   type ToolCategory,
@@ -49,10 +50,11 @@ export { readFileTool } from "./tools/read-file-tool.js";
 export { writeFileTool } from "./tools/write-file-tool.js";
 export { editFileTool } from "./tools/edit-file-tool.js";
 export { readSkillTool } from "./tools/read-skill-tool.js";
+export { planTool } from "./tools/plan-tool.js";
 export { truncateMiddle } from "./tools/truncate.js";
 
 // Schemas (tool inputs, configuration).
-export { array, boolean, mapped, number, oneOf, optional, refined, string, type Infer, type JsonSchema, type Problem, type Schema } from "./schema/schema.js";
+export { anyObject, array, boolean, mapped, number, oneOf, optional, refined, string, type Infer, type JsonSchema, type Problem, type Schema } from "./schema/schema.js";
 export { object, type ObjectOf, type ObjectOptions, type Shape } from "./schema/object.js";
 export { formatKeyPath, inputProblemText, problemText, showValue } from "./schema/problem-text.js";
 
@@ -65,6 +67,8 @@ export {
   type AssistantMessage,
   type FileDiff,
   type History,
+  type ImageData,
+  type ReasoningPart,
   type Message,
   type SystemMessage,
   type ToolCall,

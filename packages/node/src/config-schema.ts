@@ -27,6 +27,7 @@ export const configFileSchema = object(
         api: optional(oneOf(["chat", "responses"])),
         contextWindow: optional(positiveInteger),
         choices: optional(array(nonEmptyString)),
+        vision: optional(trueOrFalse),
       },
       { apiKey: KEYS_NOT_IN_FILES, key: KEYS_NOT_IN_FILES },
     ),

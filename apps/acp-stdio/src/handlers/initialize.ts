@@ -10,9 +10,11 @@ import { fullSurface, type AppState } from "../app-state.js";
 /** The spec's (`loadSession` with sessions kept); the "full" surface adds what it implements. */
 const agentCapabilities = (app: AppState): acp.AgentCapabilities => {
   const kept = app.config.sessions.enabled;
-  if (!fullSurface(app)) return kept ? { loadSession: true } : {};
+  const images = app.config.model.vision ? { promptCapabilities: { image: true } } : {};
+  if (!fullSurface(app)) return { ...(kept ? { loadSession: true } : {}), ...images };
   return {
     ...(kept ? { loadSession: true } : {}),
+    ...images,
     sessionCapabilities: { close: {}, ...(kept ? { list: {}, resume: {}, delete: {} } : {}) },
     auth: { logout: {} },
   };

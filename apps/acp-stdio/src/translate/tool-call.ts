@@ -1,6 +1,6 @@
 /** Core tool-call views and results → ACP `tool_call` / `tool_call_update` shapes. */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { FileDiff, ToolCallView } from "@mm/core";
+import type { FileDiff, ImageData, ToolCallView } from "@mm/core";
 
 /** A core diff as ACP diff content; a deletion shows its old text against an empty new text. */
 export const diffContent = (diff: FileDiff): acp.ToolCallContent =>
@@ -42,22 +42,26 @@ export const runningUpdate = (call: ToolCallView): acp.ToolCallUpdate & { sessio
 });
 
 /** Content of a finished call: the diffs of file changes; for bash (or no diff) the text output too. */
-export const resultContent = (call: ToolCallView, output: string, diffs: readonly FileDiff[]): acp.ToolCallContent[] => {
+export const resultContent = (call: ToolCallView, output: string, diffs: readonly FileDiff[], images: readonly ImageData[] = []): acp.ToolCallContent[] => {
   const shown = diffs.map(diffContent);
   if (shown.length > 0 && call.kind === "edit") return shown;
-  return [textContent(output), ...shown];
+  return [textContent(output), ...images.map(imageContent), ...shown];
 };
+
+/** An image a tool returned, as tool call content. */
+export const imageContent = (image: ImageData): acp.ToolCallContent => ({ type: "content", content: { type: "image", data: image.data, mimeType: image.mimeType } });
 
 export const doneUpdate = (
   call: ToolCallView,
   status: "completed" | "failed",
   output: string,
   diffs: readonly FileDiff[],
+  images: readonly ImageData[] = [],
 ): acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } => ({
   sessionUpdate: "tool_call_update",
   toolCallId: call.id,
   status,
-  content: resultContent(call, output, diffs),
+  content: resultContent(call, output, diffs, images),
   rawOutput: { output },
   locations: locationsOf(call.locations),
 });

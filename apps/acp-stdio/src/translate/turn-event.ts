@@ -1,6 +1,6 @@
 /** A core TurnEvent → the ACP session updates it becomes (none, one, or several). */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { TurnEvent } from "@mm/core";
+import type { PlanEntry, TurnEvent } from "@mm/core";
 import { withSandboxTitle } from "./sandbox-title.js";
 import { doneUpdate, pendingToolCall, runningUpdate } from "./tool-call.js";
 
@@ -14,6 +14,9 @@ export type UpdateOptions = {
   readonly sessionInfo?: boolean;
 };
 
+/** The task list as ACP's `plan` update (the whole list). */
+export const planUpdate = (entries: readonly PlanEntry[]): acp.SessionUpdate => ({ sessionUpdate: "plan", entries: entries.map((e) => ({ ...e })) });
+
 export const agentText = (text: string): acp.SessionUpdate => ({
   sessionUpdate: "agent_message_chunk",
   content: { type: "text", text },
@@ -24,12 +27,16 @@ export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly ac
     case "text":
     case "notice":
       return [agentText(event.text)];
+    case "thought":
+      return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } }];
+    case "plan":
+      return [planUpdate(event.entries)];
     case "tool-pending":
       return [pendingToolCall(options.sandboxed === true ? withSandboxTitle(event.call) : event.call)];
     case "tool-running":
       return [runningUpdate(event.call)];
     case "tool-done":
-      return [doneUpdate(event.call, event.status, event.output, event.diffs)];
+      return [doneUpdate(event.call, event.status, event.output, event.diffs, event.images)];
     case "title":
       return options.sessionInfo === true ? [{ sessionUpdate: "session_info_update", title: event.title, updatedAt: new Date().toISOString() }] : [];
     case "usage":

@@ -3,7 +3,7 @@
  * or a turn; keep what the engine returns, save it, log the turn's counts.
  */
 import { advertisedSkills, slashCommandOf } from "../commands/slash-command.js";
-import { flattenPrompt } from "../prompt/flatten-prompt.js";
+import { flattenPrompt, type FlatPrompt } from "../prompt/flatten-prompt.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
 import { titleOf } from "../session/title.js";
 import { resolveSkillNotation } from "../skills/skill-notation.js";
@@ -29,7 +29,8 @@ const nameAfter = (live: LiveSession, text: string, emit: Emit): void => {
   emit({ type: "title", title });
 };
 
-const turn = async (state: AgentState, live: LiveSession, text: string, emit: Emit, signal: AbortSignal): Promise<PromptResult> => {
+const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit: Emit, signal: AbortSignal): Promise<PromptResult> => {
+  const { text } = flat;
   nameAfter(live, text, emit);
   const { session } = live;
   const outcome = await runTurn(
@@ -42,6 +43,7 @@ const turn = async (state: AgentState, live: LiveSession, text: string, emit: Em
       grants: session.grants,
       lastInputTokens: session.lastInputTokens,
       text: resolveSkillNotation(text, skillNames(state)),
+      ...(state.settings.vision === true && flat.images.length > 0 ? { images: flat.images } : {}),
       toolbox: live.toolbox,
       mode: session.mode,
       model: session.model,
@@ -74,7 +76,7 @@ export const promptSession = async (state: AgentState, live: LiveSession, blocks
       async (): Promise<PromptResult> => {
         if (command === "new") await newCommand(state, live, emit);
         else if (command === "compact") await compactCommand(state, live, emit, controller.signal);
-        else return turn(state, live, flat.text, emit, controller.signal);
+        else return turn(state, live, flat, emit, controller.signal);
         return { stopReason: controller.signal.aborted ? "cancelled" : "end_turn" };
       },
       () => ({ stopReason: "cancelled" }),

@@ -1,11 +1,15 @@
 /** What the engine tells its front end while a turn runs. */
-import type { ToolOutcome } from "../tools/tool.js";
+import type { PlanEntry, ToolOutcome } from "../tools/tool.js";
 import type { ToolCallView } from "./tool-call-view.js";
 
 /** What happens in a turn, in order, as the front end shows it. */
 export type TurnEvent =
   /** A streamed piece of the model's answer, whitespace preserved. */
   | { readonly type: "text"; readonly text: string }
+  /** A streamed piece of the model's reasoning. */
+  | { readonly type: "thought"; readonly text: string }
+  /** The task list, as a plan tool set it (the whole list). */
+  | { readonly type: "plan"; readonly entries: readonly PlanEntry[] }
   /** A line of mm's own (loop detected, compaction announced…), shown like model text. */
   | { readonly type: "notice"; readonly text: string }
   /** A tool call is about to be considered: shown as pending, with its proposed diff. */

@@ -42,6 +42,7 @@ const resultOf = (call: ToolCall, outcome: ToolOutcome): ToolResultMessage => ({
   status: outcome.status,
   output: outcome.output,
   ...(outcome.diffs.length > 0 ? { diffs: outcome.diffs } : {}),
+  ...(outcome.images !== undefined && outcome.images.length > 0 ? { images: outcome.images } : {}),
 });
 
 /** A call that did not run: shown, ended `failed`, and the model told why. */
@@ -93,5 +94,6 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   const locations = [...new Set([...view.locations, ...outcome.diffs.map((d) => d.path)])];
   const doneView = locations.length === view.locations.length ? view : { ...view, locations };
   emit({ type: "tool-done", call: doneView, ...outcome });
+  if (prepare.plan !== undefined && outcome.status === "completed") emit({ type: "plan", entries: prepare.plan });
   return { result: resultOf(call, outcome), ran: tool.counts, granted, stopTurn: false };
 };
