@@ -5,6 +5,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Agent } from "@mm/core";
 import type { MmConfig } from "@mm/node";
+import type { McpSessions } from "./mcp-sessions.js";
 import type { ModelChoices } from "./model-choices.js";
 import type { AfterResponse } from "./wire/after-response.js";
 
@@ -30,6 +31,8 @@ export type AppState = {
   readonly knownCwds: Map<string, string>;
   /** The process's cwd: `session/list` without a `cwd` lists the sessions of this one. */
   readonly processCwd: string;
+  /** The sessions' MCP servers ("full" surface). */
+  readonly mcp: McpSessions;
 };
 
 /** Whether the "full" surface is on (`acp.surface: "full"`): today's ACP beyond docs/acp-surface.md. */

@@ -23,6 +23,7 @@ export const installLifecycle = (served: Served, log: (line: string) => void, sh
   let ending = false;
   const exit = (code: number): never => {
     shell?.signalAll("SIGKILL");
+    served.app.mcp.killAll();
     process.exit(code);
   };
   const shutdown = (why: string, code = 0): void => {
@@ -30,6 +31,7 @@ export const installLifecycle = (served: Served, log: (line: string) => void, sh
     ending = true;
     log(`[acp] shutting down: ${why}`);
     served.app.agent.cancelAll();
+    void served.app.mcp.closeAll();
     shell?.signalAll("SIGTERM");
     setTimeout(() => shell?.signalAll("SIGKILL"), KILL_AFTER_MS).unref();
     setTimeout(() => exit(code), GRACE_MS).unref();
@@ -46,7 +48,10 @@ export const installLifecycle = (served: Served, log: (line: string) => void, sh
   // The editor gone, stderr is often closed too: a failed log line must not become a crash. Log lines
   // go straight to fd 2; the stream (for console.error) is made after start-up, not for it.
   setImmediate(() => process.stderr.on("error", () => undefined));
-  process.on("exit", () => shell?.signalAll("SIGKILL"));
+  process.on("exit", () => {
+    shell?.signalAll("SIGKILL");
+    served.app.mcp.killAll();
+  });
   process.on("uncaughtException", (error) => {
     log(`mm: internal error: ${oneLine(error)}`);
     shutdown("internal error", 1);

@@ -99,6 +99,7 @@ const main = async (): Promise<void> => {
       clock: systemClock,
       random: cryptoRandomHex,
       ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
+      commandEnv,
       listModels: () => listModelIds({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
     },
     { stream, afterResponse: watch.afterResponse },

@@ -1,7 +1,7 @@
 // A small MCP server for mm's tests, written by hand (JSON-RPC 2.0): stdio by default, Streamable
 // HTTP (JSON answers) through `serveHttp`. Tools: echo (read-only), slow, crash (the process dies),
 // snap (an image), boom (an error result). `--fail-start` dies at once with a line on stderr;
-// `--with-child` starts a long `sleep` of its own (a grandchild of the agent, like npx's children).
+// `--with-child` starts a long-lived child of its own (a grandchild of the agent, like npx's children).
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
@@ -92,6 +92,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stderr.write("test-mcp: cannot start: TEST_TOKEN is not set\n");
     process.exit(1);
   }
-  if (process.argv.includes("--with-child")) spawn("sleep", ["300"], { stdio: "ignore" });
+  // A grandchild of the agent that lives on by itself (its command line carries the test's marker too).
+  if (process.argv.includes("--with-child")) {
+    spawn(process.execPath, ["-e", "setInterval(() => undefined, 1000)", "child-of-test-mcp", ...process.argv.filter((a) => a.startsWith("--marker="))], { stdio: "ignore" });
+  }
   serveStdio();
 }

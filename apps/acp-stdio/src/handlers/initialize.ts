@@ -16,6 +16,7 @@ const agentCapabilities = (app: AppState): acp.AgentCapabilities => {
     ...(kept ? { loadSession: true } : {}),
     ...images,
     sessionCapabilities: { close: {}, ...(kept ? { list: {}, resume: {}, delete: {} } : {}) },
+    mcpCapabilities: { http: true, sse: true },
     auth: { logout: {} },
   };
 };

@@ -5,6 +5,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { describeStoreError, resolvePath } from "@mm/core";
 import { fullSurface, type AppState } from "../app-state.js";
+import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
 import { replayUpdate } from "../translate/replay.js";
 import { invalidSessionParams } from "../wire/errors.js";
@@ -26,7 +27,10 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
   sendCommands(app, session.id);
   app.log(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);
   if (!fullSurface(app)) return {};
+  await app.mcp.close(session.id);
+  const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers);
   const { reply, later } = await settingsReply(app, session);
   later();
+  mcp.released();
   return reply;
 };

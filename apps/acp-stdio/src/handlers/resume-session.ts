@@ -6,6 +6,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { describeStoreError } from "@mm/core";
 import type { AppState } from "../app-state.js";
+import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
 import { invalidSessionParams } from "../wire/errors.js";
 import type { JsonRpcId } from "../wire/json-rpc-id.js";
@@ -28,11 +29,14 @@ export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequ
   }
   const { session } = loaded.value;
   app.knownCwds.set(session.id, session.cwd);
+  await app.mcp.close(session.id);
+  const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers ?? []);
   const { reply, later } = await settingsReply(app, session);
   app.afterResponse(requestId, () => {
     sendCommands(app, session.id);
     app.notify(session.id, { sessionUpdate: "usage_update", used: session.tokensInUse, size: app.config.model.contextWindow });
     later();
+    mcp.released();
   });
   app.log(`session ${session.id} resumed (${session.history.length - 1} message(s), no replay)`);
   return reply;

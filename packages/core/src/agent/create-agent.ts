@@ -19,6 +19,8 @@ import { DEFAULT_AGENT_SETTINGS } from "./default-settings.js";
 import { loadSession, type LoadError } from "./load-session.js";
 import { promptSession, type PromptResult } from "./prompt-session.js";
 import { changeSettings, type SettingsChange } from "./session-settings.js";
+import { replaceSessionTools } from "./session-tools.js";
+import type { Tool } from "../tools/tool.js";
 import { startSession, type SessionOptions } from "./start-session.js";
 
 /** What the agent shows of a session: a snapshot, not a handle. */
@@ -39,6 +41,8 @@ export type SessionInfo = {
   /** The model its steps ask for; undefined: the model adapter's default. */
   readonly model: string | undefined;
   readonly mode: PermissionMode;
+  /** The names of the tools its model is offered. */
+  readonly tools: readonly string[];
 };
 
 /** A loaded session and what to replay of it. */
@@ -77,13 +81,18 @@ export type Agent = {
   readonly closeSession: (sessionId: string) => boolean;
   /** The stored sessions of `cwd`, newest first. */
   readonly listSessions: (cwd: string) => ResultAsync<readonly StoredSessionSummary[], LoadError>;
+  /**
+   * Replaces a session's own tools (beside the agent's), from its next model step on; its system
+   * prompt follows. A running turn keeps the tools it started with.
+   */
+  readonly setSessionTools: (sessionId: string, tools: readonly Tool[]) => ResultAsync<SessionInfo, UnknownSession>;
   /** Removes a stored session of `cwd` (closing it first when it is open). */
   readonly removeSession: (cwd: string, sessionId: string) => ResultAsync<void, LoadError>;
 };
 
 const infoOf = (live: LiveSession): SessionInfo => {
   const { id, cwd, createdAt, history, lastInputTokens, title, model, mode } = live.session;
-  return { id, cwd, createdAt, history, running: live.inFlight.size, lastInputTokens, tokensInUse: lastInputTokens ?? estimateTokens(history), title, model, mode };
+  return { id, cwd, createdAt, history, running: live.inFlight.size, lastInputTokens, tokensInUse: lastInputTokens ?? estimateTokens(history), title, model, mode, tools: [...live.toolbox.byName.keys()] };
 };
 
 const DISABLED: LoadError = { kind: "disabled" };
@@ -145,6 +154,14 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
       if (live === undefined) return errAsync({ kind: "unknown-session", sessionId: id });
       return okAsync(undefined).map(async () => {
         await changeSettings(state, live, change);
+        return infoOf(live);
+      });
+    },
+    setSessionTools: (id, tools) => {
+      const live = find(id);
+      if (live === undefined) return errAsync({ kind: "unknown-session", sessionId: id });
+      return okAsync(undefined).map(async () => {
+        await replaceSessionTools(state, live, tools);
         return infoOf(live);
       });
     },
