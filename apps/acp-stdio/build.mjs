@@ -20,7 +20,7 @@
 //                                   Files are named by content hash, so an agent started from an older
 //                                   build keeps finding its own provider file.
 //
-// In the bundle, `node:crypto`, `node:child_process`, `node:fs/promises` and `node:os` are loaded on
+// In the bundle, `node:crypto`, `node:child_process`, `node:fs/promises`, `node:os`, `node:http(s)` and `node:zlib` are loaded on
 // first use, not at start-up; the ACP SDK's zod schemas are built on first use (build-plugins/
 // lazy-schemas.mjs); whitespace is minified (names are kept: a stack trace still names its functions).
 //
@@ -46,7 +46,7 @@ import { thirdPartyNotices } from "./third-party-notices.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "dist");
 const cjsDir = join(dist, "cjs");
-const LAZY_BUILTINS = ["node:crypto", "node:child_process", "node:fs/promises", "node:os"];
+const LAZY_BUILTINS = ["node:crypto", "node:child_process", "node:fs/promises", "node:os", "node:http", "node:https", "node:zlib"];
 
 const common = commonOptions;
 

@@ -27,6 +27,7 @@ import { nodeByteSource } from "./startup/stdin-source.js";
 import { warmAfterFirstSession } from "./startup/warm-model.js";
 import { responseWatch } from "./wire/after-response.js";
 import { ndJsonStream } from "./wire/nd-json-stream.js";
+import { rehearsalPrompt, withRehearsals } from "./wire/rehearsal.js";
 
 
 const keepStdoutForProtocol = (): void => {
@@ -64,9 +65,13 @@ const main = async (): Promise<void> => {
   const skills = await loadDiskSkillCatalogue(config.skills.dirs, stderrLine);
   for (const line of bannerLines(config, skills.list(), source)) stderrLine(line);
   const watch = responseWatch();
-  // The same module @mm/ai-model imports on the first step (build.mjs maps it to the provider file).
-  // @ts-ignore: the provider's types are @mm/ai-model's dependency, not this package's
-  const warm = warmAfterFirstSession(() => import("@ai-sdk/openai"));
+  const model = aiSdkModel({
+    model: config.model.name,
+    baseURL: config.model.baseURL,
+    apiKey: config.model.apiKey,
+    api: config.model.api,
+    log: (line) => stderrLine(`mm: ${line}`),
+  });
   const stream = ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), {
     log: stderrLine,
     onWritten: (message) => {
@@ -74,6 +79,10 @@ const main = async (): Promise<void> => {
       warm(message);
     },
   });
+  // In the idle time after the first `session/new`: a model step against a canned answer, and a
+  // `session/prompt` through the SDK, both off the wire (startup/warm-model.ts, wire/rehearsal.ts).
+  const rehearsals = withRehearsals(stream, () => cryptoRandomHex.hex(12));
+  const warm = warmAfterFirstSession(() => Promise.all([model.warmUp(), rehearsals.rehearse("session/prompt", rehearsalPrompt)]));
   // Commands run without the variable holding the model's key (nor those of tools.hiddenEnv): whatever
   // a command prints ends up on the wire and in the session file, and the model has no business
   // reading the agent's credentials.
@@ -84,13 +93,7 @@ const main = async (): Promise<void> => {
   const served = serve(
     config,
     {
-      model: aiSdkModel({
-        model: config.model.name,
-        baseURL: config.model.baseURL,
-        apiKey: config.model.apiKey,
-        api: config.model.api,
-        log: (line) => stderrLine(`mm: ${line}`),
-      }),
+      model,
       fs: nodeFileSystem(),
       shell,
       changes: changeTracker(),
@@ -102,7 +105,7 @@ const main = async (): Promise<void> => {
       commandEnv,
       listModels: () => listModelIds({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
     },
-    { stream, afterResponse: watch.afterResponse },
+    { stream: rehearsals.stream, afterResponse: watch.afterResponse },
     { home: homedir(), os: platformLine(), cwd: process.cwd(), log: stderrLine },
   );
   installLifecycle(served, stderrLine, shell);

@@ -36,6 +36,8 @@ export type Options = {
   ports?: Partial<AppPorts>;
   /** The editor's buffers: when given, the client serves fs/read_text_file and fs/write_text_file from it. */
   editorFiles?: Map<string, string>;
+  /** What the agent is served on, given the recorded in-memory stream (the stream itself by default). */
+  wrapStream?: (stream: acp.Stream) => acp.Stream;
 };
 
 const tap = (writable: WritableStream<acp.AnyMessage>, record: (m: acp.AnyMessage) => void): WritableStream<acp.AnyMessage> => {
@@ -89,7 +91,7 @@ export const inMemoryAcp = (options: Options = {}) => {
       if (raw.method !== undefined && raw.id !== undefined) requestMethods.set(raw.id, raw.method);
     }),
   };
-  const served = serve(config, ports, agentStream, { os: "linux x64", home: "/home/u", log: (l) => logs.push(l) });
+  const served = serve(config, ports, options.wrapStream?.(agentStream) ?? agentStream, { os: "linux x64", home: "/home/u", log: (l) => logs.push(l) });
 
   const answer = options.permission ?? "allow";
   const client = acp

@@ -11,9 +11,11 @@
 import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "@mm/core";
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
+import { nodeHttpFetch } from "./node-http-fetch.js";
 import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
+import { cannedConnection, warmUpFrames, warmUpRequest } from "./warm-up.js";
 
 /** Options of {@link aiSdkModel}. */
 export type AiSdkModelOptions = {
@@ -27,6 +29,7 @@ export type AiSdkModelOptions = {
   readonly api: "chat" | "responses";
   /** Retries of 429, 5xx and connection failures (default 2), waiting 2 s, 4 s… unless the server sends `retry-after(-ms)`. */
   readonly maxRetries?: number;
+  /** How requests are sent; node:http / node:https when absent (node-http-fetch.ts). */
   readonly fetch?: typeof fetch;
   readonly headers?: Readonly<Record<string, string>>;
   /** Waits between retries; a timer when absent (tests pass one that does not wait). */
@@ -85,8 +88,26 @@ export const retryLine = (notice: RetryNotice, context: ErrorContext): string =>
   return `${cause}, retry ${notice.retry}/${notice.of} in ${delay}`;
 };
 
+/** How a warm-up ended: its step finished, a real step stopped it, or it failed (with why). */
+export type WarmUpOutcome = "warmed" | "stopped" | `failed: ${string}`;
+
+/** The Model port, and a warm-up to run in idle time before the first step. */
+export type AiSdkModel = Model & {
+  /**
+   * Runs one step through the real provider and HTTP client against an in-memory canned answer (no
+   * socket, no output), so the first real step finds their code compiled. Runs once; the first real
+   * step stops it rather than wait for it. Never rejects.
+   */
+  readonly warmUp: () => Promise<WarmUpOutcome>;
+};
+
+/** The (never contacted) address of the warm-up step. */
+const WARM_UP_BASE_URL = "http://warm-up.invalid/v1";
+
+type ModelsOf = (id: string) => Promise<ProviderModel>;
+
 /** The Model port on an OpenAI-compatible server (see the module comment). Its `step` never throws. */
-export const aiSdkModel = (options: AiSdkModelOptions): Model => {
+export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
   const missingKey = !options.apiKey && isOpenAIEndpoint(options.baseURL);
   const apiKey = options.apiKey || PLACEHOLDER_API_KEY;
   const errorContext: ErrorContext = { baseURL: options.baseURL || OPENAI_BASE_URL, apiKey: options.apiKey };
@@ -98,27 +119,37 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
       : { providerOptions: { openai: { store: false, ...(isReasoningModelId(modelId) ? { reasoningSummary: "auto" } : {}) } } };
   const logRetry = (notice: RetryNotice): void => options.log?.(retryLine(notice, errorContext));
   const toolSets = new WeakMap<readonly ToolSpec[], ProviderTools>();
-  let provider: Promise<(id: string) => ProviderModel> | undefined;
 
-  /** The provider's model of each id asked for (a session may pick another than the default). */
-  const models = new Map<string, ProviderModel>();
-  const loadProvider = async (): Promise<(id: string) => ProviderModel> => {
-    const openai = await import("@ai-sdk/openai");
-    const created = openai.createOpenAI({
-      apiKey,
-      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-      ...(options.headers ? { headers: { ...options.headers } } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
-    return (id) => {
-      let model = models.get(id);
-      if (model === undefined) {
-        model = options.api === "chat" ? created.chat(id) : created.responses(id);
-        models.set(id, model);
-      }
-      return model;
+  /** The provider's model of each id asked for (a session may pick another than the default), on `fetch`. */
+  const providerModels = (settings: { readonly apiKey: string; readonly baseURL?: string | undefined; readonly fetch: typeof fetch }): ModelsOf => {
+    let created: Promise<(id: string) => ProviderModel> | undefined;
+    const models = new Map<string, ProviderModel>();
+    const load = async (): Promise<(id: string) => ProviderModel> => {
+      const openai = await import("@ai-sdk/openai");
+      const provider = openai.createOpenAI({
+        apiKey: settings.apiKey,
+        ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+        ...(options.headers ? { headers: { ...options.headers } } : {}),
+        fetch: settings.fetch,
+      });
+      return (id) => {
+        let model = models.get(id);
+        if (model === undefined) {
+          model = options.api === "chat" ? provider.chat(id) : provider.responses(id);
+          models.set(id, model);
+        }
+        return model;
+      };
+    };
+    return async (id) => {
+      created ??= load().catch((error: unknown) => {
+        created = undefined;
+        throw error;
+      });
+      return (await created)(id);
     };
   };
+  const realModels = providerModels({ apiKey, baseURL: options.baseURL, fetch: options.fetch ?? nodeHttpFetch() });
 
   const toolsOf = (specs: readonly ToolSpec[]): ProviderTools | undefined => {
     if (specs.length === 0) return undefined;
@@ -142,22 +173,19 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     message: `the model server at ${errorContext.baseURL} answered with ${contentType.split(";")[0]}, not an event stream (a proxy or a wrong base URL?)`,
   });
 
-  async function* step(request: ModelRequest): AsyncGenerator<ModelEvent> {
+  /** One step on `modelsOf`'s provider; `refusal`, when given, is the step's only event (after a cancel's). */
+  async function* runStep(modelsOf: ModelsOf, request: ModelRequest, retries: number, refusal?: ModelError): AsyncGenerator<ModelEvent> {
     const { signal } = request;
     const failed = (error: unknown): ModelEvent => ({
       type: "error",
       error: signal.aborted ? abortedError() : explainError(error, errorContext),
     });
     if (signal.aborted) return yield { type: "error", error: abortedError() };
-    if (missingKey) return yield { type: "error", error: NO_API_KEY };
+    if (refusal !== undefined) return yield { type: "error", error: refusal };
     let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
     try {
-      provider ??= loadProvider().catch((error: unknown) => {
-        provider = undefined;
-        throw error;
-      });
       const modelId = request.model ?? options.model;
-      const model = (await provider)(modelId);
+      const model = await modelsOf(modelId);
       const tools = toolsOf(request.tools);
       const call: LanguageModelV3CallOptions = {
         prompt: toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses" }),
@@ -167,7 +195,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
         ...(options.api === "chat" ? { includeRawChunks: true } : {}),
         ...providerOptionsFor(modelId),
       };
-      const { stream, response } = await withRetries(async () => model.doStream(call), { maxRetries, signal, onRetry: logRetry, ...(options.sleep ? { sleep: options.sleep } : {}) });
+      const { stream, response } = await withRetries(async () => model.doStream(call), { maxRetries: retries, signal, onRetry: logRetry, ...(options.sleep ? { sleep: options.sleep } : {}) });
       reader = stream.getReader();
       const contentType = response?.headers?.["content-type"];
       if (contentType !== undefined && !contentType.includes("text/event-stream")) {
@@ -212,5 +240,28 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     }
   }
 
-  return { step };
+  /** The warm-up under way, stopped by the first real step so that step never waits for it. */
+  let warming: AbortController | undefined;
+  let warmed: Promise<WarmUpOutcome> | undefined;
+
+  const step = (request: ModelRequest): AsyncGenerator<ModelEvent> => {
+    warming?.abort();
+    return runStep(realModels, request, maxRetries, missingKey ? NO_API_KEY : undefined);
+  };
+
+  /** One step through the real provider and HTTP client against an in-memory answer (warm-up.ts). */
+  const warmUp = (): Promise<WarmUpOutcome> =>
+    (warmed ??= (async (): Promise<WarmUpOutcome> => {
+      const controller = new AbortController();
+      warming = controller;
+      const frames = warmUpFrames(options.api, options.model);
+      const warmModels = providerModels({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, fetch: nodeHttpFetch({ createConnection: () => cannedConnection(frames) }) });
+      let last: ModelEvent | undefined;
+      for await (const event of runStep(warmModels, { ...warmUpRequest, signal: controller.signal }, 0)) last = event;
+      warming = undefined;
+      if (last?.type === "finish") return "warmed";
+      return controller.signal.aborted ? "stopped" : `failed: ${last?.type === "error" ? last.error.message : "no finish"}`;
+    })());
+
+  return { step, warmUp };
 };

@@ -10,7 +10,8 @@ import type { Command } from "./agent.js";
 
 export const APP_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const REPO_DIR = resolve(APP_DIR, "../..");
-export const BIN_JS = join(APP_DIR, "bin/mm-acp.js");
+/** The agent measured: this repository's build, or another's (MM_BENCH_BIN, to set two builds side by side). */
+export const BIN_JS = process.env.MM_BENCH_BIN || join(APP_DIR, "bin/mm-acp.js");
 
 export type Workspace = {
   readonly root: string;

@@ -15,7 +15,8 @@ import { INSTALLED_LABEL, NPX_LABEL } from "../lib/installed.js";
 const RUNS = 15;
 /** RSS is read on this many runs, after an idle pause (the pause is not in the timings). */
 const RSS_RUNS = 5;
-const IDLE_MS = 400;
+/** Long enough for what the agent does in idle time after `session/new` (the model's warm-up) to be over. */
+const IDLE_MS = 1_000;
 
 type Sample = { init: number; created: number; rss?: number };
 

@@ -6,14 +6,16 @@
  * Per turn: wall (prompt sent → response) and agent CPU (all threads' run time, from
  * /proc/<pid>/task/<tid>/schedstat, over the same span). From a 2,000- and a 20,000-chunk turn of one
  * process: CPU per extra chunk = (c20000 − c2000) / 18,000, fixed CPU per turn = c2000 − 2,000 × that.
- * Medians over the processes.
+ * Medians over the processes. The first prompt is sent a second after its `session/new` answer (a user
+ * typing it; the agent may use that idle time); 5 more fresh processes of mm each send their first
+ * prompt at once, the worst case, shown beside it.
  */
 import type { FakeOpenAI } from "@mm/fake-openai";
 import { floodText } from "@mm/fake-openai";
 import { INITIALIZE, launch, type Command, type Launched } from "../lib/agent.js";
 import { cpuPreciseMs } from "../lib/proc.js";
 import { row, type Row } from "../lib/report.js";
-import { median, now } from "../lib/stats.js";
+import { median, now, sleep } from "../lib/stats.js";
 import { agentCommands, withConfig, type Workspace } from "../lib/workspace.js";
 
 const PROCESSES = 5;
@@ -21,13 +23,16 @@ const SMALL = 20;
 const MEDIUM = 2_000;
 const LARGE = 20_000;
 const CHUNK_TEXT = "word ";
+/** Between `session/new` and the first prompt: the user typing it. */
+const FIRST_PROMPT_PAUSE_MS = 1_000;
 
 type Turn = { readonly wall: number; readonly cpu: number; readonly chunks: number };
 type Pair = { readonly medium: Turn; readonly large: Turn };
 type ProcessSample = { readonly first: Turn; readonly early: Pair; readonly warm: Turn; readonly steady: Pair };
 
-const runTurn = async (child: Launched, counter: { chunks: number }, workspace: Workspace, server: FakeOpenAI, chunks: number): Promise<Turn> => {
+const runTurn = async (child: Launched, counter: { chunks: number }, workspace: Workspace, server: FakeOpenAI, chunks: number, pauseMs = 0): Promise<Turn> => {
   const { sessionId } = (await child.request("session/new", { cwd: workspace.project, mcpServers: [] })) as { sessionId: string };
+  if (pauseMs > 0) await sleep(pauseMs);
   server.enqueue(floodText(chunks, CHUNK_TEXT));
   counter.chunks = 0;
   const cpu0 = cpuPreciseMs(child.pid);
@@ -39,9 +44,8 @@ const runTurn = async (child: Launched, counter: { chunks: number }, workspace: 
   return { wall, cpu, chunks: counter.chunks };
 };
 
-const measureProcess = async (command: Command, workspace: Workspace, server: FakeOpenAI): Promise<ProcessSample> => {
-  const counter = { chunks: 0 };
-  const child = launch({
+const launchCounting = (command: Command, workspace: Workspace, counter: { chunks: number }): Launched =>
+  launch({
     command,
     cwd: workspace.project,
     env: workspace.env,
@@ -49,14 +53,30 @@ const measureProcess = async (command: Command, workspace: Workspace, server: Fa
       if (n.update.sessionUpdate === "agent_message_chunk") counter.chunks++;
     },
   });
+
+const measureProcess = async (command: Command, workspace: Workspace, server: FakeOpenAI): Promise<ProcessSample> => {
+  const counter = { chunks: 0 };
+  const child = launchCounting(command, workspace, counter);
   try {
     await child.request("initialize", INITIALIZE);
     const turn = (chunks: number) => runTurn(child, counter, workspace, server, chunks);
-    const first = await turn(SMALL);
+    const first = await runTurn(child, counter, workspace, server, SMALL, FIRST_PROMPT_PAUSE_MS);
     const early = { medium: await turn(MEDIUM), large: await turn(LARGE) };
     const warm = await turn(SMALL);
     const steady = { medium: await turn(MEDIUM), large: await turn(LARGE) };
     return { first, early, warm, steady };
+  } finally {
+    await child.close();
+  }
+};
+
+/** A fresh process's first turn, its prompt sent as soon as `session/new` is answered. */
+const measureImpatient = async (command: Command, workspace: Workspace, server: FakeOpenAI): Promise<Turn> => {
+  const counter = { chunks: 0 };
+  const child = launchCounting(command, workspace, counter);
+  try {
+    await child.request("initialize", INITIALIZE);
+    return await runTurn(child, counter, workspace, server, SMALL);
   } finally {
     await child.close();
   }
@@ -73,6 +93,7 @@ export const turns = async (workspace: Workspace, server: FakeOpenAI, floor: Com
   const config = workspace.config("turns", {});
   const mine: ProcessSample[] = [];
   const floors: ProcessSample[] = [];
+  const impatient: Turn[] = [];
   for (let i = 0; i < PROCESSES; i++) {
     const order: [Command, ProcessSample[]][] = [
       [withConfig(agent.command, config), mine],
@@ -80,6 +101,7 @@ export const turns = async (workspace: Workspace, server: FakeOpenAI, floor: Com
     ];
     if (i % 2 === 1) order.reverse();
     for (const [command, samples] of order) samples.push(await measureProcess(command, workspace, server));
+    impatient.push(await measureImpatient(withConfig(agent.command, config), workspace, server));
   }
   const pick = (samples: readonly ProcessSample[], f: (s: ProcessSample) => number): number[] => samples.map(f);
   const both = (f: (s: ProcessSample) => number) => ({ samples: pick(mine, f), baseline: { label: "floor agent", samples: pick(floors, f) } });
@@ -107,7 +129,15 @@ export const turns = async (workspace: Workspace, server: FakeOpenAI, floor: Com
       samples: pick(mine, (s) => s.first.wall),
       baseline: { label: "warm turn", samples: pick(mine, (s) => s.warm.wall) },
       targets: [{ on: "ratio", max: 1.5 }],
-      note: `agent CPU ${fmt(median(pick(mine, (s) => s.first.cpu)))} ms (warm ${fmt(median(pick(mine, (s) => s.warm.cpu)))} ms); floor agent: first ${fmt(median(pick(floors, (s) => s.first.wall)))} ms, warm ${fmt(median(pick(floors, (s) => s.warm.wall)))} ms`,
+      note: `prompt sent ${FIRST_PROMPT_PAUSE_MS} ms after session/new; agent CPU ${fmt(median(pick(mine, (s) => s.first.cpu)))} ms (warm ${fmt(median(pick(mine, (s) => s.warm.cpu)))} ms); floor agent: first ${fmt(median(pick(floors, (s) => s.first.wall)))} ms, warm ${fmt(median(pick(floors, (s) => s.warm.wall)))} ms`,
+    }),
+    row({
+      id: "turns.first-at-once",
+      figure: `first turn of a process, ${SMALL} chunks, prompt sent at once (wall)`,
+      unit: "ms",
+      samples: impatient.map((t) => t.wall),
+      baseline: { label: "warm turn", samples: pick(mine, (s) => s.warm.wall) },
+      note: `the prompt sent as soon as session/new is answered; agent CPU ${fmt(median(impatient.map((t) => t.cpu)))} ms; one agent_message_chunk per delta: ${impatient.every((t) => t.chunks === SMALL) ? "yes" : "NO"}`,
     }),
   ];
 };

@@ -1,7 +1,8 @@
 /**
- * The AI provider (dist/cjs/ai-provider-*.cjs, about 1.2 MB) loaded once the first session exists, in
- * the idle time before the first prompt, instead of on the first model step: measured here, 25–40 ms
- * off the first turn for 6.6 MB more resident memory (idle RSS about 55 MB, the target 70 MB).
+ * The model warmed up once the first session exists, in the idle time before the first prompt: the
+ * AI provider file (dist/cjs/ai-provider-*.cjs) loaded and one step run through it and the HTTP client
+ * against an in-memory canned answer (@mm/ai-model's `warmUp`), so the first turn does not compile
+ * them. The first real step stops a warm-up still running rather than wait for it.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 
@@ -12,7 +13,8 @@ const isSessionResult = (message: acp.AnyMessage): boolean => {
 
 /**
  * Watches written messages; after the first response that names a session (`session/new`), calls
- * `load` once, on the next event-loop turn. A failure is left to the first model step to meet again.
+ * `load` once, on the next event-loop turn (after the response is flushed). A failure is left to the
+ * first model step to meet again.
  */
 export const warmAfterFirstSession = (load: () => Promise<unknown>): ((message: acp.AnyMessage) => void) => {
   let started = false;

@@ -1,0 +1,53 @@
+import type { ModelEvent } from "@mm/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { fakeServerKeeper, text } from "../../fake-openai/src/index.js";
+import { aiSdkModel } from "./ai-sdk-model.js";
+import { cannedConnection, warmUpFrames } from "./warm-up.js";
+
+const servers = fakeServerKeeper();
+afterEach(servers.close);
+
+const collect = async (events: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> => {
+  const out: ModelEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+};
+
+describe("the warm-up step", () => {
+  for (const api of ["chat", "responses"] as const) {
+    it(`${api}: runs a whole step on the canned answer without contacting the server, once`, async () => {
+      const fake = await servers.start([text("real")]);
+      const model = aiSdkModel({ model: "fake-model", baseURL: fake.url, apiKey: "sk-test", api, maxRetries: 0 });
+      expect(await model.warmUp()).toBe("warmed");
+      expect(await model.warmUp()).toBe("warmed");
+      expect(fake.requests).toHaveLength(0);
+      const events = await collect(model.step({ system: "s", messages: [{ role: "user", text: "hi" }], tools: [], signal: new AbortController().signal }));
+      expect(events[0]).toEqual({ type: "text", text: "real" });
+      expect(fake.requests).toHaveLength(1);
+    });
+  }
+
+  it("a real step started during the warm-up stops it instead of waiting for it", async () => {
+    const fake = await servers.start([text(["now", "!"])]);
+    const model = aiSdkModel({ model: "fake-model", baseURL: fake.url, apiKey: "sk-test", api: "chat", maxRetries: 0 });
+    const warming = model.warmUp();
+    const events = await collect(model.step({ system: "s", messages: [{ role: "user", text: "hi" }], tools: [], signal: new AbortController().signal }));
+    expect(events.slice(0, 2)).toEqual([
+      { type: "text", text: "now" },
+      { type: "text", text: "!" },
+    ]);
+    expect(await warming).toBe("stopped");
+  });
+
+  it("the canned connection answers what is written to it with the frames, one per turn, as a chunked 200 event stream", async () => {
+    const socket = cannedConnection(["data: a\n\n", "data: é\n\n"]);
+    const received: string[] = [];
+    socket.on("data", (chunk: Buffer) => received.push(chunk.toString("utf8")));
+    const ended = new Promise((resolve) => socket.on("end", resolve));
+    socket.write("POST / HTTP/1.1\r\n\r\n");
+    await ended;
+    expect(received[0]).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: text\/event-stream\r\ntransfer-encoding: chunked\r\n/);
+    expect(received.slice(1)).toEqual(["9\r\ndata: a\n\n\r\n", "a\r\ndata: é\n\n\r\n", "0\r\n\r\n"]);
+    expect(warmUpFrames("chat", "m").at(-1)).toBe("data: [DONE]\n\n");
+  });
+});
