@@ -33,7 +33,7 @@
 // bundle does. It did not pay for a launcher, a stamp check and a 1.5 s build step, so it is not built.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -41,6 +41,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { commonOptions, startupOptions } from "./build-plugins/bundle-options.mjs";
 import { lazySchemas } from "./build-plugins/lazy-schemas.mjs";
+import { warmCacheRun } from "./build-plugins/warm-cache-run.mjs";
 import { thirdPartyNotices } from "./third-party-notices.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -190,29 +191,22 @@ replaceFile(join(dist, "THIRD-PARTY-NOTICES.txt"), (temp) =>
   writeFileSync(temp, thirdPartyNotices([providerBuild.metafile, mcpBuild.metafile, agentBuild.metafile], common.absWorkingDir)),
 );
 
-// 3. Its code cache, made by a node that loads it the way bin/mm-acp.js does, starts it in a temporary
-// home (no configuration, no skills) and answers what an editor sends first; it exits when its input ends.
+// 3. Its code cache, and the provider's again, made by a node that loads the bundle the way
+// bin/mm-acp.js does, starts it in a temporary home (no configuration, no skills) and answers what an
+// editor sends first, a prompt included (build-plugins/warm-cache-run.mjs).
 const cache = bundle.replace(/\.cjs$/, ".cache");
 const home = mkdtempSync(join(tmpdir(), "mm-build-"));
+const cacheTemp = join(cjsDir, `${cache}.${process.pid}.tmp`);
+const providerCacheTemp = join(cjsDir, `${providerCache}.${process.pid}.tmp`);
 try {
-  const firstRequests = [
-    { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } } },
-    { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: home, mcpServers: [] } },
-  ];
-  replaceFile(join(cjsDir, cache), (temp) =>
-    execFileSync(
-      process.execPath,
-      ["-e", "require(process.argv[1]).writeWarmCodeCache(process.argv[2], process.argv[3])", join(here, "bin/load-bundle.cjs"), join(cjsDir, bundle), temp],
-      {
-        input: firstRequests.map((request) => `${JSON.stringify(request)}\n`).join(""),
-        stdio: ["pipe", "ignore", "ignore"],
-        cwd: home,
-        env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config") },
-      },
-    ),
-  );
+  await warmCacheRun({ loadBundle: join(here, "bin/load-bundle.cjs"), bundle: join(cjsDir, bundle), cacheOut: cacheTemp, providerCacheOut: providerCacheTemp, home });
+  renameSync(cacheTemp, join(cjsDir, cache));
+  // The provider's cache of step 1b is kept if the run did not load the provider.
+  if (existsSync(providerCacheTemp)) renameSync(providerCacheTemp, join(cjsDir, providerCache));
 } finally {
   rmSync(home, { recursive: true, force: true });
+  rmSync(cacheTemp, { force: true });
+  rmSync(providerCacheTemp, { force: true });
 }
 
 replaceFile(join(dist, "mm-acp.json"), (temp) =>

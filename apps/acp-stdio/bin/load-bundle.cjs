@@ -81,8 +81,17 @@ exports.loadFile = (file, cacheFile, node) => {
   return loaded;
 };
 
+/** The provider's compiled script once loaded, when a warm cache run is to write its cache (set by writeWarmCodeCache). */
+let providerScript;
+
 /** The AI provider's file, with its cache, as the bundle's first model step asks for it. */
-exports.loadProvider = (file, cacheFile) => exports.loadFile(file, cacheFile, buildNode);
+exports.loadProvider = (file, cacheFile) => {
+  if (providerScript === null) {
+    providerScript = compile(file, readOptional(cacheFile));
+    return run(providerScript, file);
+  }
+  return exports.loadFile(file, cacheFile, buildNode);
+};
 
 /** The exports of the current bundle (its `start` runs the agent). */
 exports.loadBundle = () => {
@@ -112,11 +121,16 @@ exports.writeCodeCache = (file, out) => {
 /**
  * Loads `file`, starts it (the agent then serves whatever arrives on stdin) and, when the process
  * exits, writes V8's code cache for it to `out`: the cache then holds what start-up and the first
- * requests ran, not only the bundle's top level.
+ * requests ran, not only the bundle's top level. With `providerOut`, the AI provider's cache too, when
+ * the run loaded it (compiled with its load-time cache, so both hold what ran).
  */
-exports.writeWarmCodeCache = (file, out) => {
+exports.writeWarmCodeCache = (file, out, providerOut) => {
   const script = compile(file);
   const loaded = run(script, file);
-  process.once("exit", () => writeFileSync(out, script.createCachedData()));
+  if (providerOut !== undefined) providerScript = null;
+  process.once("exit", () => {
+    writeFileSync(out, script.createCachedData());
+    if (providerOut !== undefined && providerScript) writeFileSync(providerOut, providerScript.createCachedData());
+  });
   loaded.start();
 };
