@@ -9,9 +9,11 @@
  * start-up; every failure ends the stream as an `error` event.
  */
 import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "@mm/core";
-import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
-import { nodeHttpFetch } from "./node-http-fetch.js";
+import { chatHistoryBytes, systemTextOf } from "./chat-history-bytes.js";
+import { historySplice, placeholderPrompt } from "./history-splice.js";
+import { fetchOn, nodeHttpSender, type HttpSender } from "./node-http-fetch.js";
 import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
@@ -105,6 +107,11 @@ export type AiSdkModel = Model & {
 const WARM_UP_BASE_URL = "http://warm-up.invalid/v1";
 
 type ModelsOf = (id: string) => Promise<ProviderModel>;
+/** The provider's models a step goes to, and how its history is written (kept bytes, for the chat API on our HTTP client). */
+type Route = {
+  readonly modelsOf: ModelsOf;
+  readonly kept?: { readonly history: ReturnType<typeof chatHistoryBytes>; readonly hold: ReturnType<typeof historySplice>["hold"] };
+};
 
 /** The Model port on an OpenAI-compatible server (see the module comment). Its `step` never throws. */
 export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
@@ -149,7 +156,18 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
       return (await created)(id);
     };
   };
-  const realModels = providerModels({ apiKey, baseURL: options.baseURL, fetch: options.fetch ?? nodeHttpFetch() });
+
+  /**
+   * Where a step goes: the provider's models on a fetch, and for the chat API on our own HTTP client,
+   * the history written from kept bytes (chat-history-bytes.ts, history-splice.ts).
+   */
+  const routeOn = (settings: { readonly apiKey: string; readonly baseURL?: string | undefined; readonly fetch?: typeof fetch; readonly send?: HttpSender }): Route => {
+    if (settings.fetch !== undefined || settings.send === undefined) return { modelsOf: providerModels({ ...settings, fetch: settings.fetch ?? globalThis.fetch }) };
+    if (options.api !== "chat") return { modelsOf: providerModels({ ...settings, fetch: fetchOn(settings.send) }) };
+    const splice = historySplice(settings.send);
+    return { modelsOf: providerModels({ ...settings, fetch: splice.fetch }), kept: { history: chatHistoryBytes(), hold: splice.hold } };
+  };
+  const realRoute = routeOn({ apiKey, baseURL: options.baseURL, ...(options.fetch ? { fetch: options.fetch } : { send: nodeHttpSender() }) });
 
   const toolsOf = (specs: readonly ToolSpec[]): ProviderTools | undefined => {
     if (specs.length === 0) return undefined;
@@ -173,8 +191,22 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     message: `the model server at ${errorContext.baseURL} answered with ${contentType.split(";")[0]}, not an event stream (a proxy or a wrong base URL?)`,
   });
 
-  /** One step on `modelsOf`'s provider; `refusal`, when given, is the step's only event (after a cancel's). */
-  async function* runStep(modelsOf: ModelsOf, request: ModelRequest, retries: number, refusal?: ModelError): AsyncGenerator<ModelEvent> {
+  /** The provider's prompt of a step; with kept history bytes, a placeholder for them (held until `done`). */
+  const promptOf = (route: Route, request: ModelRequest): { readonly prompt: LanguageModelV3Prompt; readonly done: () => void } => {
+    if (route.kept === undefined) return { prompt: toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses" }), done: () => undefined };
+    const history = route.kept.history.encode(request.messages);
+    const held = route.kept.hold(history.bytes);
+    return {
+      prompt: placeholderPrompt(systemTextOf(request.system, request.messages), held.placeholder),
+      done: () => {
+        held.done();
+        history.release();
+      },
+    };
+  };
+
+  /** One step on `route`; `refusal`, when given, is the step's only event (after a cancel's). */
+  async function* runStep(route: Route, request: ModelRequest, retries: number, refusal?: ModelError): AsyncGenerator<ModelEvent> {
     const { signal } = request;
     const failed = (error: unknown): ModelEvent => ({
       type: "error",
@@ -183,12 +215,15 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     if (signal.aborted) return yield { type: "error", error: abortedError() };
     if (refusal !== undefined) return yield { type: "error", error: refusal };
     let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
+    let prompted: { readonly done: () => void } | undefined;
     try {
       const modelId = request.model ?? options.model;
-      const model = await modelsOf(modelId);
+      const model = await route.modelsOf(modelId);
       const tools = toolsOf(request.tools);
+      const { prompt, done } = promptOf(route, request);
+      prompted = { done };
       const call: LanguageModelV3CallOptions = {
-        prompt: toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses" }),
+        prompt,
         ...(tools ? { tools, toolChoice: { type: "auto" } } : {}),
         abortSignal: signal,
         // Chat servers send reasoning in fields the provider does not parse: read from the raw chunks.
@@ -237,6 +272,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     } finally {
       // Ended early (a consumer's break, an error, the finish): let the response go.
       reader?.cancel().catch(() => undefined);
+      prompted?.done();
     }
   }
 
@@ -246,7 +282,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
 
   const step = (request: ModelRequest): AsyncGenerator<ModelEvent> => {
     warming?.abort();
-    return runStep(realModels, request, maxRetries, missingKey ? NO_API_KEY : undefined);
+    return runStep(realRoute, request, maxRetries, missingKey ? NO_API_KEY : undefined);
   };
 
   /** One step through the real provider and HTTP client against an in-memory answer (warm-up.ts). */
@@ -255,9 +291,9 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
       const controller = new AbortController();
       warming = controller;
       const frames = warmUpFrames(options.api, options.model);
-      const warmModels = providerModels({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, fetch: nodeHttpFetch({ createConnection: () => cannedConnection(frames) }) });
+      const warmRoute = routeOn({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, send: nodeHttpSender({ createConnection: () => cannedConnection(frames) }) });
       let last: ModelEvent | undefined;
-      for await (const event of runStep(warmModels, { ...warmUpRequest, signal: controller.signal }, 0)) last = event;
+      for await (const event of runStep(warmRoute, { ...warmUpRequest, signal: controller.signal }, 0)) last = event;
       warming = undefined;
       if (last?.type === "finish") return "warmed";
       return controller.signal.aborted ? "stopped" : `failed: ${last?.type === "error" ? last.error.message : "no finish"}`;

@@ -258,22 +258,23 @@ const responseOf = (res: IncomingMessage, request: HttpRequest, bodyTimeoutMs: n
 /** Encodes a string body once (small ones through Node's shared pool). */
 const bodyBytes = (body: string): Uint8Array[] => (body === "" ? [] : [Buffer.from(body, "utf8")]);
 
-/** A `fetch` for model requests on node:http / node:https (see the module comment). */
-export const nodeHttpFetch = (options: NodeHttpFetchOptions = {}): typeof fetch => {
-  const send = nodeHttpSender(options);
-  const fallback = options.fallback ?? ((input, init) => globalThis.fetch(input, init));
-  return (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const body = init?.body;
-    const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;
-    if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || (body != null && typeof body !== "string") || (init?.redirect ?? "follow") !== "follow") {
-      return fallback(input, init);
-    }
-    return send({
-      url,
-      method: (init?.method ?? "GET").toUpperCase(),
-      headers: headerRecord(init?.headers),
-      body: typeof body === "string" ? bodyBytes(body) : [],
-      signal: init?.signal,
-    });
-  }) as typeof fetch;
+/** The pieces of a `fetch` call this module sends itself, or undefined for the fallback. */
+export const ownRequest = (input: string | URL | Request, init: RequestInit | undefined): Omit<HttpRequest, "body"> & { readonly body: string | undefined } | undefined => {
+  const body = init?.body;
+  const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || (body != null && typeof body !== "string") || (init?.redirect ?? "follow") !== "follow") {
+    return undefined;
+  }
+  return { url, method: (init?.method ?? "GET").toUpperCase(), headers: headerRecord(init?.headers), body: body ?? undefined, signal: init?.signal };
 };
+
+/** A `fetch` on `send` (see the module comment); what it does not handle goes to `fallback` (Node's fetch). */
+export const fetchOn = (send: HttpSender, fallback: typeof fetch = (input, init) => globalThis.fetch(input, init)): typeof fetch =>
+  (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const own = ownRequest(input, init);
+    if (own === undefined) return fallback(input, init);
+    return send({ ...own, body: own.body === undefined ? [] : bodyBytes(own.body) });
+  }) as typeof fetch;
+
+/** A `fetch` for model requests on node:http / node:https (see the module comment). */
+export const nodeHttpFetch = (options: NodeHttpFetchOptions = {}): typeof fetch => fetchOn(nodeHttpSender(options), options.fallback);
