@@ -61,7 +61,7 @@ const everyKind: Message[] = [
 describe("chat history as kept bytes", () => {
   it("writes the same request body as the provider's own conversion, for every kind of message", async () => {
     const fake = await servers.start();
-    const [[kept, plain]] = await bothBodies(fake, [everyKind]);
+    const [kept, plain] = (await bothBodies(fake, [everyKind]))[0]!;
     expect(kept).toEqual(plain);
     const messages = (kept as { messages: { role: string; content: unknown }[] }).messages;
     expect(messages[0]).toEqual({ role: "system", content: `You are Bob. "quoted" \\ é → 🎉\n\nA system line in the history joins the system prompt.` });
