@@ -113,6 +113,7 @@ export const sessions = async (workspace: Workspace, server: FakeOpenAI): Promis
       const answeredAt = now();
       const cpu = cpuMs(child.pid) - cpu0;
       if (response.stopReason !== "end_turn") throw new Error(`turn ended ${response.stopReason}: ${child.stderr().slice(-2000)}`);
+      server.requests.length = 0; // not kept: the bench's own garbage of 10 MB bodies would slow it
       return { gap: answeredAt - lastChunkAt, first: firstChunkAt - t0, cpu };
     };
     try {
