@@ -30,6 +30,7 @@ export {
   completed,
   defineTool,
   failed,
+  type CommandExit,
   type PreparedCall,
   type Tool,
   type ToolCategory,

@@ -1,8 +1,8 @@
 /** A core TurnEvent → the ACP session updates it becomes (none, one, or several). */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { TurnEvent } from "@mm/core";
+import type { ToolCallView, TurnEvent } from "@mm/core";
 import { withSandboxTitle } from "./sandbox-title.js";
-import { doneUpdate, pendingToolCall, runningUpdate } from "./tool-call.js";
+import { doneUpdate, pendingToolCall, runningUpdate, type TerminalPlace } from "./tool-call.js";
 
 export type UpdateOptions = {
   /** The client advertised `session.compaction`: compactions are also sent as compaction updates. */
@@ -10,7 +10,13 @@ export type UpdateOptions = {
   readonly compactionId: () => string;
   /** Commands run sandboxed (`tools.sandbox: "workspace"`): bash titles say so. */
   readonly sandboxed?: boolean;
+  /** The client wants live output as a terminal (`_meta.terminal_output`): where the session runs. */
+  readonly terminal?: TerminalPlace;
 };
+
+/** The terminal place of a call shown as a live terminal, else undefined. */
+const terminalOf = (call: ToolCallView, options: UpdateOptions): TerminalPlace | undefined =>
+  call.streamsOutput === true ? options.terminal : undefined;
 
 export const agentText = (text: string): acp.SessionUpdate => ({
   sessionUpdate: "agent_message_chunk",
@@ -23,11 +29,16 @@ export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly ac
     case "notice":
       return [agentText(event.text)];
     case "tool-pending":
-      return [pendingToolCall(options.sandboxed === true ? withSandboxTitle(event.call) : event.call)];
+      return [pendingToolCall(options.sandboxed === true ? withSandboxTitle(event.call) : event.call, terminalOf(event.call, options))];
     case "tool-running":
       return [runningUpdate(event.call)];
-    case "tool-done":
-      return [doneUpdate(event.call, event.status, event.output, event.diffs)];
+    case "tool-output":
+      // Throttled and shaped per client by the prompt's live output (live-output/live-output.ts).
+      return [];
+    case "tool-done": {
+      const terminal = terminalOf(event.call, options) !== undefined ? { exit: event.exit } : undefined;
+      return [doneUpdate(event.call, event.status, event.output, event.diffs, terminal)];
+    }
     case "usage":
       return [{ sessionUpdate: "usage_update", used: event.used, size: event.size }];
     case "compaction": {

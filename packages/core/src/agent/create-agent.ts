@@ -85,6 +85,7 @@ const onceEach = (log: (line: string) => void): ((line: string) => void) => {
 /** An agent over `deps`; `settings` default to {@link DEFAULT_AGENT_SETTINGS}. */
 export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = {}): Agent => {
   const log = deps.log ?? NO_LOG;
+  const problem = deps.warn ?? log;
   const state: AgentState = {
     deps,
     settings: { ...DEFAULT_AGENT_SETTINGS, ...settings },
@@ -93,7 +94,8 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
     queue: createTurnQueue(),
     callIds: createCallIds(),
     log,
-    warn: onceEach(log),
+    problem,
+    warn: onceEach(problem),
   };
   const find = (id: string): LiveSession | undefined => state.sessions.get(id);
   return {

@@ -8,7 +8,7 @@ export const saveHistory = async (state: AgentState, id: string, cwd: string, cr
   const store = state.deps.store;
   if (store === undefined) return false;
   const saved = await store.save({ id, cwd, createdAt, updatedAt: state.deps.clock.now(), history });
-  if (saved.isErr()) state.log(`session ${id}: could not save: ${describeStoreError(saved.error)}`);
+  if (saved.isErr()) state.problem(`session ${id}: could not save: ${describeStoreError(saved.error)}`);
   return saved.isOk();
 };
 

@@ -43,7 +43,7 @@ const turn = async (state: AgentState, live: LiveSession, text: string, emit: Em
   state.log(`turn done: ${commands} command(s) · ${fileOps} file op(s) · ${skills} skill(s)`);
   if (outcome.stopReason !== "failed") return { stopReason: outcome.stopReason };
   const error = outcome.error ?? "the turn failed";
-  state.log(`turn failed: ${error}`);
+  state.problem(`turn failed: ${error}`);
   return { stopReason: "failed", error };
 };
 

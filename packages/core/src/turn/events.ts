@@ -12,6 +12,8 @@ export type TurnEvent =
   | { readonly type: "tool-pending"; readonly call: ToolCallView }
   /** Permission granted (or not needed): the tool runs now. */
   | { readonly type: "tool-running"; readonly call: ToolCallView }
+  /** More output of a running call (the new text only, in order; never after its `tool-done`). */
+  | { readonly type: "tool-output"; readonly call: ToolCallView; readonly text: string }
   | ({ readonly type: "tool-done"; readonly call: ToolCallView } & ToolOutcome)
   /** After each model step: tokens in use and the context window. */
   | { readonly type: "usage"; readonly used: number; readonly size: number }
