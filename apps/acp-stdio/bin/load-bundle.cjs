@@ -118,5 +118,6 @@ exports.writeWarmCodeCache = (file, out) => {
   const script = compile(file);
   const loaded = run(script, file);
   process.once("exit", () => writeFileSync(out, script.createCachedData()));
+  process.argv.splice(2); // the agent reads its own arguments: it is started with none
   loaded.start();
 };

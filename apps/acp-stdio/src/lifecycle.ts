@@ -6,6 +6,7 @@
  * exit, so no child outlives the agent. Writes to a closed stderr are ignored; an uncaught exception
  * is one stderr line and a clean shutdown, not a stack trace.
  */
+import type { Log } from "./log.js";
 import type { Served } from "./serve.js";
 
 /** Longest wait for running turns to stop and save before exiting anyway. */
@@ -19,7 +20,7 @@ export type ShellGroups = { readonly signalAll: (signal: NodeJS.Signals) => numb
 const oneLine = (error: unknown): string =>
   (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split("\n")[0]!.slice(0, 500);
 
-export const installLifecycle = (served: Served, log: (line: string) => void, shell?: ShellGroups): void => {
+export const installLifecycle = (served: Served, log: Pick<Log, "info" | "warn">, shell?: ShellGroups): void => {
   let ending = false;
   const exit = (code: number): never => {
     shell?.signalAll("SIGKILL");
@@ -28,7 +29,7 @@ export const installLifecycle = (served: Served, log: (line: string) => void, sh
   const shutdown = (why: string, code = 0): void => {
     if (ending) return;
     ending = true;
-    log(`[acp] shutting down: ${why}`);
+    log.info(`[acp] shutting down: ${why}`);
     served.app.agent.cancelAll();
     shell?.signalAll("SIGTERM");
     setTimeout(() => shell?.signalAll("SIGKILL"), KILL_AFTER_MS).unref();
@@ -48,8 +49,8 @@ export const installLifecycle = (served: Served, log: (line: string) => void, sh
   setImmediate(() => process.stderr.on("error", () => undefined));
   process.on("exit", () => shell?.signalAll("SIGKILL"));
   process.on("uncaughtException", (error) => {
-    log(`mm: internal error: ${oneLine(error)}`);
+    log.warn(`mm: internal error: ${oneLine(error)}`);
     shutdown("internal error", 1);
   });
-  process.on("unhandledRejection", (reason) => log(`mm: internal error (unhandled rejection): ${oneLine(reason)}`));
+  process.on("unhandledRejection", (reason) => log.warn(`mm: internal error (unhandled rejection): ${oneLine(reason)}`));
 };

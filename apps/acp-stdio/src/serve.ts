@@ -32,6 +32,8 @@ export type ServeOptions = {
   readonly os: string;
   /** Receives each log line (already prefixed `[acp] `). */
   readonly log: (line: string) => void;
+  /** Receives each problem worth a line even in a quiet log (prefixed too); `log` when absent. */
+  readonly warn?: (line: string) => void;
 };
 
 export type Served = { readonly connection: acp.AgentConnection; readonly app: AppState };
@@ -40,6 +42,8 @@ export type Served = { readonly connection: acp.AgentConnection; readonly app: A
 export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream | Transport, options: ServeOptions): Served => {
   const peer: Peer = { client: undefined, capabilities: undefined };
   const log = (line: string) => options.log(`[acp] ${line}`);
+  const warnTo = options.warn ?? options.log;
+  const warn = (line: string) => warnTo(`[acp] ${line}`);
   const editorFs = editorFileSystems(peer, ports.fs);
   const confine = ports.confineFiles;
   const sessionFs: AgentDeps["sessionFs"] =
@@ -57,6 +61,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     sessionFs,
     ...(ports.changes !== undefined ? { changes: ports.changes } : {}),
     log,
+    warn,
   };
   const agent = createAgent(deps, {
     maxSteps: config.turn.maxSteps,
@@ -69,7 +74,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     ...(options.home !== undefined ? { home: options.home } : {}),
   });
   const wired = "afterResponse" in transport ? transport : withAfterResponse(transport);
-  const app: AppState = { agent, config, peer, afterResponse: wired.afterResponse, notify: createNotify(peer), log, nextCompactionId: compactionIds() };
+  const app: AppState = { agent, config, peer, afterResponse: wired.afterResponse, notify: createNotify(peer), log, warn, nextCompactionId: compactionIds() };
   const connection = registerHandlers(acp.agent({ name: "bob" }), app).connect(wired.stream);
   peer.client = connection.client;
   return { connection, app };

@@ -12,6 +12,7 @@ import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } fro
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
 import { withRetries, type RetryNotice } from "./retry.js";
+import { timedFetch } from "./timed-fetch.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
 
 /** Options of {@link aiSdkModel}. */
@@ -32,6 +33,8 @@ export type AiSdkModelOptions = {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A line for the operator's log: each retry, with its cause and delay. */
   readonly log?: (line: string) => void;
+  /** A line for the operator's debug log: each request's size and timing, each step's timing and tokens. */
+  readonly debug?: (line: string) => void;
 };
 
 /** OpenAI's own endpoint, used when no base URL is given. */
@@ -95,13 +98,16 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
   const toolSets = new WeakMap<readonly ToolSpec[], ProviderTools>();
   let provider: Promise<ProviderModel> | undefined;
 
+  const debug = options.debug;
+  const fetcher = debug !== undefined ? timedFetch(options.fetch ?? ((input, init) => fetch(input, init)), debug) : options.fetch;
+
   const loadProvider = async (): Promise<ProviderModel> => {
     const openai = await import("@ai-sdk/openai");
     const created = openai.createOpenAI({
       apiKey,
       ...(options.baseURL ? { baseURL: options.baseURL } : {}),
       ...(options.headers ? { headers: { ...options.headers } } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(fetcher ? { fetch: fetcher } : {}),
     });
     return options.api === "chat" ? created.chat(options.model) : created.responses(options.model);
   };
@@ -127,6 +133,21 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     kind: "bad-response",
     message: `the model server at ${errorContext.baseURL} answered with ${contentType.split(";")[0]}, not an event stream (a proxy or a wrong base URL?)`,
   });
+
+  /** The step's events, and a debug line at its end: time to the first text or call, to the end, tokens. */
+  async function* timedStep(request: ModelRequest, log: (line: string) => void): AsyncGenerator<ModelEvent> {
+    const started = performance.now();
+    let first: number | undefined;
+    for await (const event of step(request)) {
+      if (first === undefined && (event.type === "text" || event.type === "tool-call")) first = performance.now() - started;
+      if (event.type === "finish" || event.type === "error") {
+        const firstPart = first !== undefined ? `first output after ${Math.round(first)} ms, ` : "";
+        const end = event.type === "finish" ? `${event.usage.inputTokens ?? "?"} tokens in, ${event.usage.outputTokens ?? "?"} out` : `failed: ${event.error.message}`;
+        log(`model step: ${firstPart}done after ${Math.round(performance.now() - started)} ms; ${end}`);
+      }
+      yield event;
+    }
+  }
 
   async function* step(request: ModelRequest): AsyncGenerator<ModelEvent> {
     const { signal } = request;
@@ -188,5 +209,5 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     }
   }
 
-  return { step };
+  return { step: debug !== undefined ? (request) => timedStep(request, debug) : step };
 };

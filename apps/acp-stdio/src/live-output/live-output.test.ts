@@ -31,7 +31,7 @@ const setup = (terminal: boolean, maxBytes = 1000) => {
   const time = manualTime();
   const live = liveOutput({ terminal, maxBytes, clock: time.clock, send: (update) => sent.push({ at: time.clock.now(), update }) });
   const texts = () => sent.map(({ update }) => (update as { content?: { content: { text: string } }[] }).content?.[0]?.content.text);
-  const data = () => sent.map(({ update }) => (update as { _meta?: { terminal_output: { data: string } } })._meta?.terminal_output.data);
+  const data = () => sent.map(({ update }) => (update as unknown as { _meta?: { terminal_output: { data: string } } })._meta?.terminal_output.data);
   return { sent, live, texts, data, ...time };
 };
 
