@@ -4,7 +4,7 @@
  * runs next to a baseline measured in the same run, with the ratio and the target. The table is also
  * written as JSON to bench/results/<timestamp>.json at the repository root.
  *
- * `tsx --conditions=mm-source apps/acp-stdio/bench/run.ts [startup] [streaming] [turns] [tools] [sessions] [history] [memory] [changes] [sandbox]`
+ * `tsx --conditions=mm-source apps/acp-stdio/bench/run.ts [startup] [streaming] [turns] [tools] [sessions] [history] [memory] [changes] [sandbox] [live]`
  * runs a subset.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -18,6 +18,7 @@ import { renderTable, type Row } from "./lib/report.js";
 import { now } from "./lib/stats.js";
 import { agentCommands, createWorkspace, REPO_DIR } from "./lib/workspace.js";
 import { changes } from "./scenarios/changes.js";
+import { liveOutput } from "./scenarios/live-output.js";
 import { longHistory } from "./scenarios/long-history.js";
 import { memory } from "./scenarios/memory.js";
 import { sandbox } from "./scenarios/sandbox.js";
@@ -27,7 +28,7 @@ import { streaming } from "./scenarios/streaming.js";
 import { tools } from "./scenarios/tools.js";
 import { turns } from "./scenarios/turns.js";
 
-const ALL = ["startup", "streaming", "turns", "tools", "sessions", "history", "memory", "changes", "sandbox"] as const;
+const ALL = ["startup", "streaming", "turns", "tools", "sessions", "history", "memory", "changes", "sandbox", "live"] as const;
 type Scenario = (typeof ALL)[number];
 
 const main = async (): Promise<void> => {
@@ -84,6 +85,10 @@ const main = async (): Promise<void> => {
     if (chosen.has("sandbox")) {
       log("sandboxed bash calls…");
       rows.push(...(await sandbox(log)));
+    }
+    if (chosen.has("live")) {
+      log("live command output…");
+      rows.push(...(await liveOutput(workspace, server)));
     }
   } finally {
     await server.close();
