@@ -12,6 +12,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { startFakeOpenAI } from "@mm/fake-openai";
 import { packAndInstall, type PackedInstall } from "../test/packed-package.js";
+import { tempRunDir } from "../../../vitest.temp-dir.js";
 import { installedCommands } from "./lib/installed.js";
 import { buildFloorAgent } from "./floor/build.js";
 import { renderTable, type Row } from "./lib/report.js";
@@ -34,6 +35,7 @@ type Scenario = (typeof ALL)[number];
 const main = async (): Promise<void> => {
   const asked = process.argv.slice(2).filter((a): a is Scenario => (ALL as readonly string[]).includes(a));
   const chosen = new Set<Scenario>(asked.length > 0 ? asked : ALL);
+  const temp = tempRunDir("bench");
   const started = now();
   const load0 = loadavg();
   const server = await startFakeOpenAI([], { usage: { promptTokens: 100, completionTokens: 10 } });
@@ -94,6 +96,7 @@ const main = async (): Promise<void> => {
     await server.close();
     workspace.remove();
     installed?.remove();
+    temp.restore();
   }
   const elapsed = (now() - started) / 1000;
   const load1 = loadavg();
