@@ -31,7 +31,7 @@ const session = async (options: { env: Record<string, string>; args?: string[] }
     const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
     const results: unknown[] = [];
     for (const prompt of prompts) {
-      results.push(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: prompt }] }).catch((e: { message: string; data?: unknown }) => e.data));
+      results.push(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: prompt }] }).catch((e: { code: number; message: string; data?: unknown }) => ({ code: e.code, message: e.message, data: e.data })));
     }
     return results;
   });
@@ -44,7 +44,7 @@ describe("log levels", () => {
   it("quiet: nothing on stderr for a good turn, the failure of a bad one", async () => {
     server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo hi" } }]), text("ok"), ...[1, 2, 3].map(() => status(500, undefined, { "retry-after-ms": "5" })));
     const { stderr, outcomes } = await session({ env: env(), args: ["--log-level", "quiet"] }, "fine", "broken");
-    expect(outcomes[1]).toEqual({ error: expect.stringMatching(/^model server error 500/) });
+    expect(outcomes[1]).toMatchObject({ code: -32603, data: { error: expect.stringMatching(/^model server error 500/) } });
     expect(stderr.trim().split("\n")).toEqual([
       expect.stringMatching(/^mm: model server answered 500, retry 1\/2 in 5 ms$/),
       expect.stringMatching(/^mm: model server answered 500, retry 2\/2 in 5 ms$/),
@@ -85,7 +85,7 @@ describe("a model URL on a port Node's fetch refuses", () => {
     const started = Date.now();
     const { stderr, outcomes } = await session({ env: env({ MM_BASE_URL: "http://127.0.0.1:6000/v1" }) }, "hi");
     const message = `cannot reach the model server at http://127.0.0.1:6000/v1: Node's fetch refuses port 6000 ("bad port", one of the ports browsers block); serve the model on another port`;
-    expect(outcomes[0]).toEqual({ error: message });
+    expect(outcomes[0]).toEqual({ code: -32603, message: `Internal error: ${message}`, data: { error: message } });
     expect(stderr).toContain(`[acp] turn failed: ${message}`);
     expect(stderr).not.toContain("retry");
     expect(Date.now() - started).toBeLessThan(1900);
