@@ -31,6 +31,12 @@ describe("explainError", () => {
     });
   });
 
+  it("suggests /v1 after a 404 from a base URL without it", () => {
+    expect(explainError(apiCallError("page not found", { statusCode: 404 }), { baseURL: "http://127.0.0.1:11434/" }).message).toBe(
+      "the model server answered 404: page not found (check model.name; model.baseURL usually ends in /v1: try http://127.0.0.1:11434/v1)",
+    );
+  });
+
   it("counts the attempts of retried failures", () => {
     const last = apiCallError("connect ECONNREFUSED", { cause: fetchFailed("ECONNREFUSED", "connect ECONNREFUSED").cause });
     const retry = named("AI_RetryError", "Failed after 3 attempts", { lastError: last, errors: [last, last, last] });

@@ -59,6 +59,17 @@ const portOf = (baseURL: string): string => {
   }
 };
 
+/** What to check after a 404: the model's name, and a base URL that lacks the usual `/v1`. */
+const notFoundHint = (baseURL: string): string => {
+  try {
+    const path = new URL(baseURL).pathname.replace(/\/+$/, "");
+    if (!/\/v\d+[a-z]*$/i.test(path)) return `check model.name; model.baseURL usually ends in /v1: try ${baseURL.replace(/\/+$/, "")}/v1`;
+  } catch {
+    // Not a URL: the generic hint.
+  }
+  return "check model.name and model.baseURL";
+};
+
 /** The error of a step ended by its signal. */
 export const abortedError = (): ModelError => ({ kind: "aborted", message: "the model step was cancelled" });
 
@@ -112,7 +123,7 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
     }
     if (status >= 500) return { kind: "server", message: `model server error ${status}${tries}: ${detail}` };
     if (status === 404) {
-      return { kind: "bad-response", message: `the model server answered 404: ${detail} (check model.name and model.baseURL)` };
+      return { kind: "bad-response", message: `the model server answered 404: ${detail} (${notFoundHint(baseURL)})` };
     }
     return { kind: "bad-response", message: `the model server rejected the request (${status}): ${detail}` };
   }
