@@ -13,6 +13,7 @@
 //  dist/cjs/ai-provider-<hash>.cjs  @ai-sdk/openai and its dependencies, loaded on the first model step,
 //  dist/cjs/ai-provider-<hash>.cache  with V8's code cache for it (made by loading it once), the way
 //                                   bin/load-bundle.cjs loads the bundle: about 30 ms off the first step.
+//  dist/cjs/mcp-client-<hash>.cjs   @modelcontextprotocol/client, loaded when a session has MCP servers.
 //  dist/THIRD-PARTY-NOTICES.txt    the licences of the npm packages bundled into both files.
 //  dist/mm-acp.json                 which bundle, caches and provider are current, and the node the caches
 //                                   are for (`v20.20.2-x64`); written last, atomically.
@@ -100,12 +101,22 @@ const lazyBuiltins = {
   },
 };
 
+/** A package the agent imports on first use only, as a require of its own file (`module.exports = <request>`). */
+const lazyFile = (name, packageName, request) => ({
+  name: `${name}-file`,
+  setup(b) {
+    const filter = new RegExp(`^${packageName.replace(/[/.]/g, "\\$&")}$`);
+    b.onResolve({ filter }, () => ({ path: name, namespace: name }));
+    b.onLoad({ filter: /.*/, namespace: name }, () => ({ loader: "js", contents: `module.exports = ${request};` }));
+  },
+});
+
 /** `@ai-sdk/openai`, imported by @mm/ai-model on the first step, as a require of the provider file. */
 const providerFile = (request) => ({
   name: "ai-provider-file",
   setup(b) {
     b.onResolve({ filter: /^@ai-sdk\/openai$/ }, () => ({ path: "ai-provider", namespace: "ai-provider" }));
-    b.onResolve({ filter: /(ai-provider-[0-9a-f]+\.cjs|load-bundle\.cjs)$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /(ai-provider-[0-9a-f]+\.cjs|mcp-client-[0-9a-f]+\.cjs|load-bundle\.cjs)$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: "ai-provider" }, () => ({ loader: "js", contents: `module.exports = ${request};` }));
   },
 });
@@ -143,6 +154,15 @@ const providerBuild = await build({
 });
 const provider = emit(cjsDir, "ai-provider", textOf(providerBuild));
 
+// 1a. The MCP client (@mm/mcp imports it when a session has MCP servers), on its own too.
+const mcpBuild = await build({
+  ...common,
+  stdin: { contents: 'export * from "@modelcontextprotocol/client";', resolveDir: join(here, "../../packages/mcp/src"), loader: "js" },
+  outfile: join(cjsDir, "mcp-client.cjs"),
+  metafile: true,
+});
+const mcpClient = emit(cjsDir, "mcp-client", textOf(mcpBuild));
+
 // 1b. The provider's code cache.
 const providerCache = provider.replace(/\.cjs$/, ".cache");
 replaceFile(join(cjsDir, providerCache), (temp) =>
@@ -157,6 +177,7 @@ replaceFile(join(cjsDir, providerCache), (temp) =>
 const agentBuild = checkNoAiSdk(
   await bundleWith({ entryPoints: [join(here, "src/main.ts")], outfile: join(cjsDir, "mm-acp.cjs"), metafile: true, ...startupOptions }, [
     lazySchemas,
+    lazyFile("mcp-client", "@modelcontextprotocol/client", `require("../../bin/load-bundle.cjs").loadFile(require("node:path").join(__dirname, ${JSON.stringify(mcpClient)}))`),
     providerFile(
       `require("../../bin/load-bundle.cjs").loadProvider(require("node:path").join(__dirname, ${JSON.stringify(provider)}), require("node:path").join(__dirname, ${JSON.stringify(providerCache)}))`,
     ),
@@ -166,7 +187,7 @@ const bundle = emit(cjsDir, "mm-acp", textOf(agentBuild));
 
 // The licences of what both bundle, shipped beside them.
 replaceFile(join(dist, "THIRD-PARTY-NOTICES.txt"), (temp) =>
-  writeFileSync(temp, thirdPartyNotices([providerBuild.metafile, agentBuild.metafile], common.absWorkingDir)),
+  writeFileSync(temp, thirdPartyNotices([providerBuild.metafile, mcpBuild.metafile, agentBuild.metafile], common.absWorkingDir)),
 );
 
 // 3. Its code cache, made by a node that loads it the way bin/mm-acp.js does, starts it in a temporary
@@ -197,14 +218,14 @@ try {
 replaceFile(join(dist, "mm-acp.json"), (temp) =>
   writeFileSync(
     temp,
-    `${JSON.stringify({ bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}`, providerCache: `cjs/${providerCache}`, node: createRequire(import.meta.url)("./bin/load-bundle.cjs").RUNTIME })}\n`,
+    `${JSON.stringify({ bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}`, providerCache: `cjs/${providerCache}`, mcpClient: `cjs/${mcpClient}`, node: createRequire(import.meta.url)("./bin/load-bundle.cjs").RUNTIME })}\n`,
   ),
 );
 
 // 4. Old builds' files, a day after they were replaced (an agent still running from one keeps its
 // provider file until then), and what earlier versions of this script wrote.
 const DAY_MS = 24 * 60 * 60 * 1000;
-const current = new Set([bundle, cache, provider, providerCache]);
+const current = new Set([bundle, cache, provider, providerCache, mcpClient]);
 for (const name of readdirSync(cjsDir)) {
   const path = join(cjsDir, name);
   if (!current.has(name) && Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { force: true });

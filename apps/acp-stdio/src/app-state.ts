@@ -5,6 +5,8 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Agent } from "@mm/core";
 import type { MmConfig } from "@mm/node";
+import type { McpSessions } from "./mcp-sessions.js";
+import type { ModelChoices } from "./model-choices.js";
 import type { AfterResponse } from "./wire/after-response.js";
 
 export type Peer = {
@@ -25,7 +27,18 @@ export type AppState = {
   readonly warn: (line: string) => void;
   /** A fresh id for a `compaction_update`, unique in this process. */
   readonly nextCompactionId: () => string;
+  /** The models the "full" surface's picker offers. */
+  readonly models: ModelChoices;
+  /** The cwd of each session this process has seen (created, loaded, listed): `session/delete` names only the id. */
+  readonly knownCwds: Map<string, string>;
+  /** The process's cwd: `session/list` without a `cwd` lists the sessions of this one. */
+  readonly processCwd: string;
+  /** The sessions' MCP servers ("full" surface). */
+  readonly mcp: McpSessions;
 };
+
+/** Whether the "full" surface is on (`acp.surface: "full"`): today's ACP beyond docs/acp-surface.md. */
+export const fullSurface = (app: AppState): boolean => app.config.acp.surface === "full";
 
 /** `compaction_1`, `compaction_2`, … */
 export const compactionIds = (): (() => string) => {

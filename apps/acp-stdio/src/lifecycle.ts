@@ -24,6 +24,7 @@ export const installLifecycle = (served: Served, log: Pick<Log, "info" | "warn">
   let ending = false;
   const exit = (code: number): never => {
     shell?.signalAll("SIGKILL");
+    served.app.mcp.killAll();
     process.exit(code);
   };
   const shutdown = (why: string, code = 0): void => {
@@ -31,6 +32,7 @@ export const installLifecycle = (served: Served, log: Pick<Log, "info" | "warn">
     ending = true;
     log.info(`[acp] shutting down: ${why}`);
     served.app.agent.cancelAll();
+    void served.app.mcp.closeAll();
     shell?.signalAll("SIGTERM");
     setTimeout(() => shell?.signalAll("SIGKILL"), KILL_AFTER_MS).unref();
     setTimeout(() => exit(code), GRACE_MS).unref();
@@ -47,7 +49,10 @@ export const installLifecycle = (served: Served, log: Pick<Log, "info" | "warn">
   // The editor gone, stderr is often closed too: a failed log line must not become a crash. Log lines
   // go straight to fd 2; the stream (for console.error) is made after start-up, not for it.
   setImmediate(() => process.stderr.on("error", () => undefined));
-  process.on("exit", () => shell?.signalAll("SIGKILL"));
+  process.on("exit", () => {
+    shell?.signalAll("SIGKILL");
+    served.app.mcp.killAll();
+  });
   process.on("uncaughtException", (error) => {
     log.warn(`mm: internal error: ${oneLine(error)}`);
     shutdown("internal error", 1);

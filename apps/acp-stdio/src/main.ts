@@ -3,7 +3,7 @@
  * stdout carries protocol messages only; everything else goes to stderr.
  */
 import { homedir } from "node:os";
-import { aiSdkModel } from "@mm/ai-model";
+import { aiSdkModel, listModelIds } from "@mm/ai-model";
 import {
   bashShell,
   changeTracker,
@@ -109,9 +109,11 @@ const main = async (): Promise<void> => {
       clock: systemClock,
       random: cryptoRandomHex,
       ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
+      commandEnv,
+      listModels: () => listModelIds({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
     },
     { stream, afterResponse: watch.afterResponse },
-    { home: homedir(), os: platformLine(), log: log.info, warn: log.warn },
+    { home: homedir(), os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
   );
   installLifecycle(served, log, shell);
   if (sandbox !== undefined) process.on("exit", sandbox.dispose);

@@ -4,11 +4,14 @@
  * in-memory streams.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { createAgent, type AgentDeps, type ChangeTracker, type Clock, type FileSystem, type Model, type RandomHex, type SessionStore, type Shell, type SkillCatalogue } from "@mm/core";
+import { builtinTools, planTool, createAgent, type AgentDeps, type ChangeTracker, type Clock, type FileSystem, type Model, type RandomHex, type SessionStore, type Shell, type SkillCatalogue } from "@mm/core";
 import type { MmConfig } from "@mm/node";
 import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
 import { compactionIds, createNotify, type AppState, type Peer } from "./app-state.js";
+import { AGENT_INFO } from "./agent-info.js";
+import { mcpSessions } from "./mcp-sessions.js";
+import { modelChoices, type ModelLister } from "./model-choices.js";
 import { registerHandlers } from "./register-handlers.js";
 import { withSandboxTitle } from "./translate/sandbox-title.js";
 import { withAfterResponse, type Transport } from "./wire/after-response.js";
@@ -23,6 +26,10 @@ export type AppPorts = {
   readonly store: SessionStore | undefined;
   readonly clock: Clock;
   readonly random: RandomHex;
+  /** The environment MCP servers start from (the commands' one: without the model's key). */
+  readonly commandEnv?: Readonly<Record<string, string | undefined>>;
+  /** The server's model ids for the "full" surface's picker (undefined when it cannot say). */
+  readonly listModels?: ModelLister;
   /** Under `tools.sandbox: "workspace"`: confines a session's file system to the sandbox's boundary, given that session's cwd. */
   readonly confineFiles?: (inner: FileSystem, cwd: () => string | undefined) => FileSystem;
 };
@@ -30,6 +37,8 @@ export type AppPorts = {
 export type ServeOptions = {
   readonly home?: string;
   readonly os: string;
+  /** The process's cwd (`session/list` without a cwd); `/` when absent. */
+  readonly cwd?: string;
   /** Receives each log line (already prefixed `[acp] `). */
   readonly log: (line: string) => void;
   /** Receives each problem worth a line even in a quiet log (prefixed too); `log` when absent. */
@@ -59,6 +68,8 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     random: ports.random,
     store: ports.store,
     sessionFs,
+    // The "full" surface adds the task list the editor shows as a plan.
+    tools: config.acp.surface === "full" ? [...builtinTools, planTool] : builtinTools,
     ...(ports.changes !== undefined ? { changes: ports.changes } : {}),
     log,
     warn,
@@ -70,11 +81,25 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     contextWindow: config.model.contextWindow,
     compactThreshold: config.context.threshold,
     keepLastTurns: config.context.keepLastTurns,
+    vision: config.model.vision,
     os: options.os,
     ...(options.home !== undefined ? { home: options.home } : {}),
   });
   const wired = "afterResponse" in transport ? transport : withAfterResponse(transport);
-  const app: AppState = { agent, config, peer, afterResponse: wired.afterResponse, notify: createNotify(peer), log, warn, nextCompactionId: compactionIds() };
+  const app: AppState = {
+    agent,
+    config,
+    peer,
+    afterResponse: wired.afterResponse,
+    notify: createNotify(peer),
+    log,
+    warn,
+    nextCompactionId: compactionIds(),
+    models: modelChoices(ports.listModels, [config.model.name, ...config.model.choices]),
+    knownCwds: new Map(),
+    processCwd: options.cwd ?? "/",
+    mcp: mcpSessions(ports.commandEnv ?? {}, AGENT_INFO.version, config.tools.bashTimeoutSeconds * 1000),
+  };
   const connection = registerHandlers(acp.agent({ name: "bob" }), app).connect(wired.stream);
   peer.client = connection.client;
   return { connection, app };

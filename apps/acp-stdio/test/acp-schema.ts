@@ -29,6 +29,13 @@ const RESPONSES: Record<string, string> = {
   "session/new": "NewSessionResponse",
   "session/load": "LoadSessionResponse",
   "session/prompt": "PromptResponse",
+  "session/list": "ListSessionsResponse",
+  "session/resume": "ResumeSessionResponse",
+  "session/close": "CloseSessionResponse",
+  "session/delete": "DeleteSessionResponse",
+  "session/set_mode": "SetSessionModeResponse",
+  "session/set_config_option": "SetSessionConfigOptionResponse",
+  logout: "LogoutResponse",
 };
 const OUTGOING: Record<string, string> = {
   "session/update": "SessionNotification",
@@ -59,5 +66,5 @@ export const schemaProblems = (message: Raw, requestMethods: ReadonlyMap<unknown
   const method = requestMethods.get(message.id);
   if (method === undefined) return [];
   const name = RESPONSES[method];
-  return name === undefined ? [] : check(name, message.result);
+  return name === undefined ? [`no response schema known for ${method}`] : check(name, message.result);
 };

@@ -1,7 +1,7 @@
 import { NO_RESULT } from "@mm/core";
 import type { Message, ModelEvent, ModelRequest, ToolSpec } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { dropAfter, fakeServerKeeper, slowText, stall, status, text, toolCalls } from "../../fake-openai/src/index.js";
+import { dropAfter, fakeServerKeeper, slowText, stall, status, text, thinking, toolCalls } from "../../fake-openai/src/index.js";
 import { aiSdkModel, type AiSdkModelOptions } from "./ai-sdk-model.js";
 
 const API_KEY = "sk-test-SECRET-0123456789";
@@ -271,5 +271,50 @@ describe("aiSdkModel over the Responses API", () => {
         expect.objectContaining({ type: "function_call_output", call_id: "call_3", output: "a.txt" }),
       ]),
     );
+  });
+});
+
+describe("aiSdkModel: reasoning and images", () => {
+  const PNG = "iVBORw0KGgo=";
+
+  it("streams a chat server's reasoning_content as reasoning events before the text", async () => {
+    const fake = await start([thinking(["Let me ", "think."], ["Hi"])]);
+    const events = await collect(modelFor(fake).step(request(hi)));
+    expect(events.map((e) => e.type)).toEqual(["reasoning", "reasoning", "text", "finish"]);
+    expect(events.filter((e) => e.type === "reasoning").map((e) => (e as { text: string }).text).join("")).toBe("Let me think.");
+  });
+
+  it("sends a prompt's images as image parts of the user message", async () => {
+    const fake = await start([text("a cat")]);
+    await collect(modelFor(fake).step(request([{ role: "user", text: "what is it?", images: [{ data: PNG, mimeType: "image/png" }] }])));
+    const body = fake.requests[0]!.body as { messages: { role: string; content: unknown }[] };
+    expect(body.messages.at(-1)).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "what is it?" },
+        { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
+      ],
+    });
+  });
+
+  it("over chat completions, sends a tool's images in a user message after its result", async () => {
+    const fake = await start([text("I see it")]);
+    const messages: Message[] = [
+      { role: "user", text: "screenshot" },
+      { role: "assistant", text: "", toolCalls: [{ id: "call_1", name: "snap", input: {} }] },
+      { role: "tool", callId: "call_1", toolName: "snap", status: "completed", output: "[1 image]", images: [{ data: PNG, mimeType: "image/png" }] },
+    ];
+    await collect(modelFor(fake).step(request(messages)));
+    const body = fake.requests[0]!.body as { messages: { role: string; content: unknown }[] };
+    expect(body.messages.slice(-2)).toEqual([
+      { role: "tool", tool_call_id: "call_1", content: "[1 image]" },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "[the images returned by call_1]" },
+          { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
+        ],
+      },
+    ]);
   });
 });

@@ -11,6 +11,7 @@
 import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "@mm/core";
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
+import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
 import { timedFetch } from "./timed-fetch.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
@@ -93,15 +94,21 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
   const apiKey = options.apiKey || PLACEHOLDER_API_KEY;
   const errorContext: ErrorContext = { baseURL: options.baseURL || OPENAI_BASE_URL, apiKey: options.apiKey };
   const maxRetries = options.maxRetries ?? 2;
-  const providerOptions = options.api === "responses" ? { openai: { store: false } } : undefined;
+  /** Responses: nothing stored server-side; reasoning models asked for summaries (and their encrypted reasoning, by the provider). */
+  const providerOptionsFor = (modelId: string): Pick<LanguageModelV3CallOptions, "providerOptions"> =>
+    options.api !== "responses"
+      ? {}
+      : { providerOptions: { openai: { store: false, ...(isReasoningModelId(modelId) ? { reasoningSummary: "auto" } : {}) } } };
   const logRetry = (notice: RetryNotice): void => options.log?.(retryLine(notice, errorContext));
   const toolSets = new WeakMap<readonly ToolSpec[], ProviderTools>();
-  let provider: Promise<ProviderModel> | undefined;
+  let provider: Promise<(id: string) => ProviderModel> | undefined;
 
   const debug = options.debug;
   const fetcher = debug !== undefined ? timedFetch(options.fetch ?? ((input, init) => fetch(input, init)), debug) : options.fetch;
 
-  const loadProvider = async (): Promise<ProviderModel> => {
+  /** The provider's model of each id asked for (a session may pick another than the default). */
+  const models = new Map<string, ProviderModel>();
+  const loadProvider = async (): Promise<(id: string) => ProviderModel> => {
     const openai = await import("@ai-sdk/openai");
     const created = openai.createOpenAI({
       apiKey,
@@ -109,7 +116,14 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
       ...(options.headers ? { headers: { ...options.headers } } : {}),
       ...(fetcher ? { fetch: fetcher } : {}),
     });
-    return options.api === "chat" ? created.chat(options.model) : created.responses(options.model);
+    return (id) => {
+      let model = models.get(id);
+      if (model === undefined) {
+        model = options.api === "chat" ? created.chat(id) : created.responses(id);
+        models.set(id, model);
+      }
+      return model;
+    };
   };
 
   const toolsOf = (specs: readonly ToolSpec[]): ProviderTools | undefined => {
@@ -163,13 +177,16 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
         provider = undefined;
         throw error;
       });
-      const model = await provider;
+      const modelId = request.model ?? options.model;
+      const model = (await provider)(modelId);
       const tools = toolsOf(request.tools);
       const call: LanguageModelV3CallOptions = {
-        prompt: toProviderPrompt(request.system, request.messages),
+        prompt: toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses" }),
         ...(tools ? { tools, toolChoice: { type: "auto" } } : {}),
         abortSignal: signal,
-        ...(providerOptions ? { providerOptions } : {}),
+        // Chat servers send reasoning in fields the provider does not parse: read from the raw chunks.
+        ...(options.api === "chat" ? { includeRawChunks: true } : {}),
+        ...providerOptionsFor(modelId),
       };
       const { stream, response } = await withRetries(async () => model.doStream(call), { maxRetries, signal, onRetry: logRetry, ...(options.sleep ? { sleep: options.sleep } : {}) });
       reader = stream.getReader();
@@ -193,6 +210,13 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
           case "finish":
             finish = { type: "finish", usage: usageOf(part.usage) };
             break;
+          case "raw":
+          case "reasoning-delta":
+          case "reasoning-end": {
+            const event = reasoningEvent(part);
+            if (event !== undefined) yield event;
+            break;
+          }
           case "error":
             return yield failed(part.error);
         }

@@ -5,3 +5,4 @@
  */
 export { aiSdkModel, NO_API_KEY, OPENAI_BASE_URL, PLACEHOLDER_API_KEY, type AiSdkModelOptions } from "./ai-sdk-model.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
+export { listModelIds, type ModelCatalogueOptions } from "./model-catalogue.js";

@@ -16,8 +16,11 @@ export {
   type PromptResult,
   type SessionInfo,
   type SessionOptions,
+  type SettingsChange,
   type UnknownSession,
 } from "./agent/index.js";
+export { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "./session/permission-mode.js";
+export { titleOf, titleOfHistory } from "./session/title.js";
 export type { Emit, TurnEvent } from "./turn/events.js";
 export type { StopReason, TurnCounts } from "./turn/run-turn.js";
 export type { ToolCallView } from "./turn/tool-call-view.js";
@@ -31,6 +34,7 @@ export {
   defineTool,
   failed,
   type CommandExit,
+  type PlanEntry,
   type PreparedCall,
   type Tool,
   type ToolCategory,
@@ -47,10 +51,11 @@ export { readFileTool } from "./tools/read-file-tool.js";
 export { writeFileTool } from "./tools/write-file-tool.js";
 export { editFileTool } from "./tools/edit-file-tool.js";
 export { readSkillTool } from "./tools/read-skill-tool.js";
+export { planTool } from "./tools/plan-tool.js";
 export { truncateMiddle } from "./tools/truncate.js";
 
 // Schemas (tool inputs, configuration).
-export { array, boolean, mapped, number, oneOf, optional, refined, string, type Infer, type JsonSchema, type Problem, type Schema } from "./schema/schema.js";
+export { anyObject, array, boolean, mapped, number, oneOf, optional, refined, string, type Infer, type JsonSchema, type Problem, type Schema } from "./schema/schema.js";
 export { object, type ObjectOf, type ObjectOptions, type Shape } from "./schema/object.js";
 export { formatKeyPath, inputProblemText, problemText, showValue } from "./schema/problem-text.js";
 
@@ -63,6 +68,8 @@ export {
   type AssistantMessage,
   type FileDiff,
   type History,
+  type ImageData,
+  type ReasoningPart,
   type Message,
   type SystemMessage,
   type ToolCall,
@@ -81,7 +88,7 @@ export type { Shell, ShellError, ShellRequest, ShellResult } from "./ports/shell
 export type { PermissionDecision, PermissionGate, PermissionRequest } from "./ports/permission-gate.js";
 export type { Clock, RandomHex } from "./ports/clock.js";
 export type { SkillCatalogue, SkillContent, SkillError, SkillSummary } from "./ports/skill-catalogue.js";
-export { describeStoreError, type SessionStore, type StoreError, type StoredSession } from "./ports/session-store.js";
+export { describeStoreError, type SessionStore, type StoreError, type StoredSession, type StoredSessionSummary } from "./ports/session-store.js";
 export {
   describeChangeTrackingError,
   type ChangeSnapshot,

@@ -29,7 +29,7 @@ describe("a turn", () => {
     expect(h.shell.requests[0]).toMatchObject({ command: "ls", cwd: "/w" });
     const secondRequest = h.model.requests[1]!;
     expect(secondRequest.messages.at(-1)).toEqual({ role: "tool", callId: "call_1", toolName: "bash", status: "completed", output: "ran ls\n[exit code: 0]" });
-    expect(h.events.map((e) => e.type)).toEqual(["usage", "tool-pending", "tool-running", "tool-done", "text", "usage"]);
+    expect(h.events.map((e) => e.type)).toEqual(["title", "usage", "tool-pending", "tool-running", "tool-done", "text", "usage"]);
     const s2 = await h.start("/x");
     await h.prompt(s2, text("where"), h.emit);
     const ids = s2.history.flatMap((m) => (m.role === "assistant" ? m.toolCalls.map((c) => c.id) : []));

@@ -37,9 +37,10 @@ const usageJson = (usage: { promptTokens: number; completionTokens: number }) =>
 const argumentsText = (call: FakeToolCall): string =>
   typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
 
-export const chatTextFrames = (reply: Pick<TextReply, "chunks">, ctx: WireContext, close = true): string[] => {
+export const chatTextFrames = (reply: Pick<TextReply, "chunks" | "reasoning">, ctx: WireContext, close = true): string[] => {
   const f = framer(ctx);
   const frames = [f.choice({ role: "assistant", content: "" })];
+  for (const thought of reply.reasoning ?? []) frames.push(f.choice({ reasoning_content: thought }));
   for (const chunk of reply.chunks) frames.push(f.choice({ content: chunk }));
   return close ? frames.concat(f.closing("stop")) : frames;
 };

@@ -1,6 +1,8 @@
 /**
- * Runs the fake server standalone (`tsx packages/fake-openai/src/cli.ts [--port N]`): every request is
- * answered "ok" (or `--text WORDS` in word-sized chunks). Prints its base URL on stderr; Ctrl-C stops it.
+ * Runs the fake server standalone (`corepack pnpm exec tsx packages/fake-openai/src/cli.ts [--port N]
+ * [--text WORDS] [--models a,b]`): every request is answered "ok" (or WORDS in word-sized chunks), and
+ * `GET /v1/models` lists `--models`. Prints its base URL on stderr, then a line per model request (its
+ * `model` field and message count); Ctrl-C stops it.
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -17,7 +19,16 @@ export const main = async (args: readonly string[] = process.argv.slice(2)): Pro
   const server = await startFakeOpenAI([], {
     port: Number(flag(args, "--port") ?? 0),
     defaultReply: text(words ? words.split(/(?<= )/) : ["ok"]),
+    ...(flag(args, "--models") !== undefined ? { models: flag(args, "--models")!.split(",") } : {}),
   });
+  let seen = 0;
+  setInterval(() => {
+    for (; seen < server.requests.length; seen++) {
+      const { method, path, body } = server.requests[seen]!;
+      const { model, messages, input } = (body ?? {}) as { model?: unknown; messages?: unknown[]; input?: unknown[] };
+      process.stderr.write(`${method} ${path}${model !== undefined ? ` model=${String(model)} messages=${(messages ?? input ?? []).length}` : ""}\n`);
+    }
+  }, 100).unref();
   process.stderr.write(`fake-openai listening on ${server.url}\n`);
   const stop = (): void => void server.close().then(() => process.exit(0));
   process.once("SIGINT", stop);

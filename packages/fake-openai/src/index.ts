@@ -8,6 +8,7 @@ export {
   stall,
   status,
   text,
+  thinking,
   toolCalls,
   type DropAfterReply,
   type FakeToolCall,

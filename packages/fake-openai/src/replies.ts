@@ -17,6 +17,8 @@ export type FakeToolCall = {
 export type TextReply = {
   readonly kind: "text";
   readonly chunks: readonly string[];
+  /** Reasoning streamed before the text (chat: as `reasoning_content` deltas). */
+  readonly reasoning?: readonly string[];
   readonly usage?: FakeUsage;
   /** Pause before each streamed frame (streaming only): a model still producing its answer. */
   readonly delayMs?: number;
@@ -69,6 +71,12 @@ export const text = (chunks: readonly string[] | string, usage?: FakeUsage): Tex
   kind: "text",
   chunks: typeof chunks === "string" ? [chunks] : chunks,
   ...(usage ? { usage } : {}),
+});
+
+/** Reasoning deltas (as DeepSeek, vLLM or LM Studio send `reasoning_content`), then the text. */
+export const thinking = (reasoning: readonly string[], chunks: readonly string[] | string, usage?: FakeUsage): TextReply => ({
+  ...text(chunks, usage),
+  reasoning,
 });
 
 /** Text streamed one chunk every `delayMs`: something to cancel mid-stream. */

@@ -36,6 +36,8 @@ export type FakeOpenAIOptions = {
   readonly usage?: FakeUsage;
   /** Port to listen on; 0 (any free one) by default. */
   readonly port?: number;
+  /** The ids `GET /v1/models` lists; `["fake-model"]` by default. */
+  readonly models?: readonly string[];
 };
 
 type Api = "chat" | "responses";
@@ -175,7 +177,8 @@ export const startFakeOpenAI = async (
         }
         serve(api, request, raw.length, res).catch(() => res.destroy());
       } else if (path === "/v1/models" && req.method === "GET") {
-        sendJson(res, 200, { object: "list", data: [{ id: "fake-model", object: "model", created: 0, owned_by: "fake-openai" }] });
+        const ids = options.models ?? ["fake-model"];
+        sendJson(res, 200, { object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "fake-openai" })) });
       } else {
         sendJson(res, 404, { error: { message: `fake-openai: no route ${req.method} ${path}`, type: "invalid_request_error", code: null } });
       }

@@ -11,6 +11,8 @@ export const DEFAULT_MODEL = {
   apiKeyEnv: "OPENAI_API_KEY",
   api: "chat",
   contextWindow: 128_000,
+  choices: [],
+  vision: false,
 } as const satisfies Omit<MmConfig["model"], "apiKey">;
 
 /** Share of the context window at which compaction starts when `context.threshold` is unset. */

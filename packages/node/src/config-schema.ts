@@ -26,6 +26,8 @@ export const configFileSchema = object(
         apiKeyEnv: optional(envVarName),
         api: optional(oneOf(["chat", "responses"])),
         contextWindow: optional(positiveInteger),
+        choices: optional(array(nonEmptyString)),
+        vision: optional(trueOrFalse),
       },
       { apiKey: KEYS_NOT_IN_FILES, key: KEYS_NOT_IN_FILES },
     ),

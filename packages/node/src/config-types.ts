@@ -26,6 +26,10 @@ export type MmConfig = {
     readonly apiKey: string | undefined;
     readonly api: ModelApi;
     readonly contextWindow: number;
+    /** Models a picker offers when the server does not list its own (besides `name`). */
+    readonly choices: readonly string[];
+    /** The model reads images: prompts may carry them, and `read_file` returns image files as images. */
+    readonly vision: boolean;
   };
   readonly sessions: {
     readonly enabled: boolean;

@@ -4,8 +4,8 @@
  * Pure; jsonSessionStore does the I/O.
  */
 import { err, ok, type Result } from "neverthrow";
-import type { FileDiff, History, Message, StoredSession, SystemMessage, ToolCall } from "@mm/core";
-import { MAX_INPUT_DEPTH, nestsDeeperThan } from "@mm/core";
+import type { FileDiff, History, ImageData, Message, ReasoningPart, StoredSession, SystemMessage, ToolCall } from "@mm/core";
+import { isPermissionMode, MAX_INPUT_DEPTH, nestsDeeperThan, PERMISSION_MODES, type PermissionMode } from "@mm/core";
 
 /** The `format` every session file carries. */
 export const SESSION_FORMAT = "mm-session";
@@ -81,11 +81,43 @@ const decodeList = <T>(value: unknown, at: string, decodeItem: (item: unknown, a
   return items;
 };
 
+const decodeImage = (value: unknown, at: string): ImageData | Invalid => {
+  if (!isRecord(value)) return expected(at, "an object", value);
+  const data = text(value, "data", at);
+  if (data instanceof Invalid) return data;
+  const mimeType = text(value, "mimeType", at);
+  return mimeType instanceof Invalid ? mimeType : { data, mimeType };
+};
+
+/** The optional `images` of a user or tool message: absent, or a list of images. */
+const decodeImages = (record: Json, at: string): { images?: ImageData[] } | Invalid => {
+  if (record.images === undefined) return {};
+  const images = decodeList(record.images, `${at}.images`, decodeImage);
+  return images instanceof Invalid ? images : { images };
+};
+
+const decodeReasoning = (value: unknown, at: string): ReasoningPart | Invalid => {
+  if (!isRecord(value)) return expected(at, "an object", value);
+  const body = text(value, "text", at);
+  if (body instanceof Invalid) return body;
+  const part: { text: string; item?: string; encrypted?: string } = { text: body };
+  for (const key of ["item", "encrypted"] as const) {
+    if (value[key] === undefined) continue;
+    const field = text(value, key, at);
+    if (field instanceof Invalid) return field;
+    part[key] = field;
+  }
+  return part;
+};
+
 const decodeAssistant = (record: Json, at: string): Message | Invalid => {
   const body = text(record, "text", at);
   if (body instanceof Invalid) return body;
   const toolCalls = decodeList(record.toolCalls, `${at}.toolCalls`, decodeCall);
-  return toolCalls instanceof Invalid ? toolCalls : { role: "assistant", text: body, toolCalls };
+  if (toolCalls instanceof Invalid) return toolCalls;
+  if (record.reasoning === undefined) return { role: "assistant", text: body, toolCalls };
+  const reasoning = decodeList(record.reasoning, `${at}.reasoning`, decodeReasoning);
+  return reasoning instanceof Invalid ? reasoning : { role: "assistant", text: body, toolCalls, reasoning };
 };
 
 const decodeToolResult = (record: Json, at: string): Message | Invalid => {
@@ -97,9 +129,11 @@ const decodeToolResult = (record: Json, at: string): Message | Invalid => {
   if (status !== "completed" && status !== "failed") return expected(`${at}.status`, "completed/failed", status);
   const output = text(record, "output", at);
   if (output instanceof Invalid) return output;
-  if (record.diffs === undefined) return { role: "tool", callId, toolName, status, output };
+  const images = decodeImages(record, at);
+  if (images instanceof Invalid) return images;
+  if (record.diffs === undefined) return { role: "tool", callId, toolName, status, output, ...images };
   const diffs = decodeList(record.diffs, `${at}.diffs`, decodeDiff);
-  return diffs instanceof Invalid ? diffs : { role: "tool", callId, toolName, status, output, diffs };
+  return diffs instanceof Invalid ? diffs : { role: "tool", callId, toolName, status, output, diffs, ...images };
 };
 
 const decodeMessage = (value: unknown, at: string): Message | Invalid => {
@@ -108,7 +142,9 @@ const decodeMessage = (value: unknown, at: string): Message | Invalid => {
     case "user": {
       const body = text(value, "text", at);
       if (body instanceof Invalid) return body;
-      if (value.summary === undefined) return { role: "user", text: body };
+      const images = decodeImages(value, at);
+      if (images instanceof Invalid) return images;
+      if (value.summary === undefined) return { role: "user", text: body, ...images };
       return value.summary === true ? { role: "user", text: body, summary: true } : expected(`${at}.summary`, "true", value.summary);
     }
     case "assistant":
@@ -163,8 +199,26 @@ const decodeFields = (document: Json, id: string): StoredSession | Invalid => {
   if (createdAt instanceof Invalid) return createdAt;
   const updatedAt = decodeTime(document, "updatedAt");
   if (updatedAt instanceof Invalid) return updatedAt;
+  const settings = decodeSettings(document);
+  if (settings instanceof Invalid) return settings;
   const history = decodeHistory(document.messages);
-  return history instanceof Invalid ? history : { id, cwd, createdAt, updatedAt, history };
+  return history instanceof Invalid ? history : { id, cwd, createdAt, updatedAt, history, ...settings };
+};
+
+/** The optional `title`, `model` and `mode` of a document (absent in files written before them). */
+const decodeSettings = (document: Json): Pick<StoredSession, "title" | "model" | "mode"> | Invalid => {
+  const settings: { title?: string; model?: string; mode?: PermissionMode } = {};
+  for (const key of ["title", "model"] as const) {
+    const value = document[key];
+    if (value === undefined) continue;
+    if (typeof value !== "string") return expected(key, "a string", value);
+    settings[key] = value;
+  }
+  if (document.mode !== undefined) {
+    if (!isPermissionMode(document.mode)) return expected("mode", PERMISSION_MODES.map((m) => JSON.stringify(m.id)).join(" or "), document.mode);
+    settings.mode = document.mode;
+  }
+  return settings;
 };
 
 /** The session stored in `source`, the text of `<id>.json`; the document's own id must be `id`. */
@@ -203,6 +257,9 @@ export const encodeSessionDocument = (session: StoredSession): Result<string, st
     cwd: session.cwd,
     createdAt,
     updatedAt,
+    ...(session.title !== undefined ? { title: session.title } : {}),
+    ...(session.model !== undefined ? { model: session.model } : {}),
+    ...(session.mode !== undefined ? { mode: session.mode } : {}),
     messages: session.history,
   };
   try {

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { isSessionId, type SessionStore, type StoreError, type StoredSession } from "@mm/core";
 import { decodeSessionDocument, encodeSessionDocument } from "./json-session-document.js";
+import { listSessionFiles, removeSessionFile } from "./json-session-listing.js";
 import { errorCode, reasonOf } from "./errno.js";
 import { makeDirectories } from "./make-directories.js";
 
@@ -163,6 +164,12 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
       if (!isSessionId(id)) return errAsync({ kind: "invalid-id", id });
       const { dir, target } = locate(cwd, id);
       return settled(id, queue.after(target, () => readSession(dir, target, id)));
+    },
+    list: (cwd) => settled("", listSessionFiles(resolve(cwd, options.dir), cwd)),
+    remove: (cwd, id) => {
+      if (!isSessionId(id)) return errAsync({ kind: "invalid-id", id });
+      const { dir, target } = locate(cwd, id);
+      return settled(id, queue.enqueue(target, () => removeSessionFile(dir, id)));
     },
   };
 };

@@ -54,7 +54,8 @@ const notRegular = (path: string, info: Kind): FsError | undefined => {
   return { kind: "io", path, message: `not a regular file (${what})` };
 };
 
-const readBounded = async (path: string, maxBytes: number): Promise<Result<string, FsError>> => {
+/** The bytes of a regular file of at most `maxBytes`, opened without blocking. */
+const readBytesBounded = async (path: string, maxBytes: number): Promise<Result<Buffer, FsError>> => {
   const info = await fsStat(path);
   const special = notRegular(path, info);
   if (special !== undefined) return err(special);
@@ -64,13 +65,16 @@ const readBounded = async (path: string, maxBytes: number): Promise<Result<strin
     const opened = notRegular(path, await handle.stat());
     if (opened !== undefined) return err(opened);
     const bytes = await readUpTo(handle, maxBytes + 1, info.size);
-    if (bytes.length > maxBytes) return err({ kind: "too-large", path, size: bytes.length });
-    if (bytes.subarray(0, SNIFF_BYTES).includes(0)) return err({ kind: "binary", path });
-    return ok(bytes.toString("utf8"));
+    return bytes.length > maxBytes ? err({ kind: "too-large", path, size: bytes.length }) : ok(bytes);
   } finally {
     await handle.close();
   }
 };
+
+const readBounded = async (path: string, maxBytes: number): Promise<Result<string, FsError>> =>
+  (await readBytesBounded(path, maxBytes)).andThen((bytes) =>
+    bytes.subarray(0, SNIFF_BYTES).includes(0) ? err({ kind: "binary", path } as const) : ok(bytes.toString("utf8")),
+  );
 
 /** Writes `text` to a regular file (created when missing); refuses anything else without blocking. */
 const writeRegular = async (path: string, text: string): Promise<Result<void, FsError>> => {
@@ -100,6 +104,10 @@ export const nodeFileSystem = (options: NodeFileSystemOptions = {}): FileSystem 
       new ResultAsync(readBounded(path, maxReadBytes).catch((error: unknown) => err(fsErrorOf(path, error, "read")))),
     writeText: (path, text) =>
       new ResultAsync(writeRegular(path, text).catch((error: unknown) => err(fsErrorOf(path, error, "write")))),
+    readBytes: (path) =>
+      new ResultAsync(readBytesBounded(path, maxReadBytes).catch((error: unknown) => err(fsErrorOf(path, error, "read")))).map(
+        (bytes): Uint8Array => bytes,
+      ),
     stat: (path) =>
       ResultAsync.fromPromise(fsStat(path), (error) => fsErrorOf(path, error, "stat")).map(
         (info): FileStat => ({ kind: kindOf(info), size: info.size }),

@@ -4,7 +4,9 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { describeStoreError, resolvePath } from "@mm/core";
-import type { AppState } from "../app-state.js";
+import { fullSurface, type AppState } from "../app-state.js";
+import { attachMcpServers } from "../session-mcp.js";
+import { settingsReply } from "../session-settings.js";
 import { replayUpdate } from "../translate/replay.js";
 import { invalidSessionParams } from "../wire/errors.js";
 import { shownId } from "../wire/shown-id.js";
@@ -19,9 +21,16 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
     throw invalidSessionParams(params.sessionId, error);
   }
   const { session, replay } = loaded.value;
+  app.knownCwds.set(session.id, session.cwd);
   for (const item of replay) app.notify(session.id, replayUpdate(item));
   app.notify(session.id, { sessionUpdate: "usage_update", used: session.tokensInUse, size: app.config.model.contextWindow });
   sendCommands(app, session.id);
   app.log(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);
-  return {};
+  if (!fullSurface(app)) return {};
+  await app.mcp.close(session.id);
+  const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers);
+  const { reply, later } = await settingsReply(app, session);
+  later();
+  mcp.released();
+  return reply;
 };

@@ -1,6 +1,8 @@
 /** `session/new`: a fresh session; its slash commands follow once the response is out. */
 import * as acp from "@agentclientprotocol/sdk";
-import type { AppState } from "../app-state.js";
+import { fullSurface, type AppState } from "../app-state.js";
+import { attachMcpServers } from "../session-mcp.js";
+import { settingsReply } from "../session-settings.js";
 import { commandsUpdate } from "../translate/commands.js";
 import type { JsonRpcId } from "../wire/json-rpc-id.js";
 
@@ -10,7 +12,19 @@ export const sendCommands = (app: AppState, sessionId: string): void =>
 export const newSession = async (app: AppState, params: acp.NewSessionRequest, requestId: JsonRpcId): Promise<acp.NewSessionResponse> => {
   if (!params.cwd.startsWith("/")) throw acp.RequestError.invalidParams({ cwd: params.cwd, error: "cwd must be an absolute path" });
   const session = await app.agent.startSession(params.cwd);
-  app.log(`session ${session.id} created in ${params.cwd} (${params.mcpServers.length} MCP server(s) ignored)`);
-  app.afterResponse(requestId, () => sendCommands(app, session.id));
-  return { sessionId: session.id };
+  app.knownCwds.set(session.id, session.cwd);
+  if (!fullSurface(app)) {
+    app.log(`session ${session.id} created in ${params.cwd} (${params.mcpServers.length} MCP server(s) ignored)`);
+    app.afterResponse(requestId, () => sendCommands(app, session.id));
+    return { sessionId: session.id };
+  }
+  app.log(`session ${session.id} created in ${params.cwd} (${params.mcpServers.length} MCP server(s))`);
+  const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers);
+  const { reply, later } = await settingsReply(app, session);
+  app.afterResponse(requestId, () => {
+    sendCommands(app, session.id);
+    later();
+    mcp.released();
+  });
+  return { sessionId: session.id, ...reply };
 };

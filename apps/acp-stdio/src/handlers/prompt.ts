@@ -1,7 +1,7 @@
 /** `session/prompt`: runs the prompt through the core, streaming its events as session updates. */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { TurnEvent } from "@mm/core";
-import type { AppState } from "../app-state.js";
+import { fullSurface, type AppState } from "../app-state.js";
 import { liveOutput } from "../live-output/live-output.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
 import { wantsTerminalOutput } from "../translate/terminal.js";
@@ -14,6 +14,7 @@ const updateOptions = (app: AppState, sessionId: string): UpdateOptions => {
     compactionUpdates: app.peer.capabilities?.session?.compaction != null,
     compactionId: app.nextCompactionId,
     sandboxed: app.config.tools.sandbox === "workspace",
+    sessionInfo: fullSurface(app),
     ...(wantsTerminalOutput(app.peer.capabilities) ? { terminal: cwd !== undefined ? { cwd } : {} } : {}),
   };
 };

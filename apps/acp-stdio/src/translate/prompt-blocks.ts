@@ -6,5 +6,6 @@ export const promptBlocksOf = (blocks: readonly acp.ContentBlock[]): readonly Pr
   blocks.map((block): PromptBlock => {
     if (block.type === "text") return { type: "text", text: block.text };
     if (block.type === "resource_link") return { type: "resource_link", uri: block.uri };
+    if (block.type === "image") return { type: "image", data: block.data, mimeType: block.mimeType };
     return { type: "other" };
   });

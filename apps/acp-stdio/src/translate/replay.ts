@@ -6,13 +6,17 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ReplayItem } from "@mm/core";
-import { agentText } from "./turn-event.js";
-import { diffContent, pendingToolCall, textContent } from "./tool-call.js";
+import { agentText, planUpdate } from "./turn-event.js";
+import { diffContent, imageContent, pendingToolCall, textContent } from "./tool-call.js";
 
 export const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {
   switch (item.type) {
     case "user":
       return { sessionUpdate: "user_message_chunk", content: { type: "text", text: item.text } };
+    case "thought":
+      return { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: item.text } };
+    case "plan":
+      return planUpdate(item.entries);
     case "summary":
       return agentText(`🗜️ ${item.text}`);
     case "agent":
@@ -27,7 +31,7 @@ export const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {
         ...base,
         status: item.result.status,
         rawOutput: { output: item.result.output },
-        content: [textContent(item.result.output), ...item.result.diffs.map(diffContent)],
+        content: [textContent(item.result.output), ...(item.result.images ?? []).map(imageContent), ...item.result.diffs.map(diffContent)],
       };
     }
   }

@@ -1,6 +1,6 @@
 /** Core tool-call views and results → ACP `tool_call` / `tool_call_update` shapes. */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { CommandExit, FileDiff, ToolCallView } from "@mm/core";
+import type { CommandExit, FileDiff, ImageData, ToolCallView } from "@mm/core";
 import { terminalContent, terminalExitMeta, terminalInfoMeta } from "./terminal.js";
 
 /** A core diff as ACP diff content; a deletion shows its old text against an empty new text. */
@@ -53,11 +53,14 @@ export const runningUpdate = (call: ToolCallView): acp.ToolCallUpdate & { sessio
 });
 
 /** Content of a finished call: the diffs of file changes; for bash (or no diff) the text output too. */
-export const resultContent = (call: ToolCallView, output: string, diffs: readonly FileDiff[]): acp.ToolCallContent[] => {
+export const resultContent = (call: ToolCallView, output: string, diffs: readonly FileDiff[], images: readonly ImageData[] = []): acp.ToolCallContent[] => {
   const shown = diffs.map(diffContent);
   if (shown.length > 0 && call.kind === "edit") return shown;
-  return [textContent(output), ...shown];
+  return [textContent(output), ...images.map(imageContent), ...shown];
 };
+
+/** An image a tool returned, as tool call content. */
+export const imageContent = (image: ImageData): acp.ToolCallContent => ({ type: "content", content: { type: "image", data: image.data, mimeType: image.mimeType } });
 
 /**
  * The finished call: status, content, `rawOutput.output`, places. With `terminal` (the call was shown
@@ -69,12 +72,13 @@ export const doneUpdate = (
   status: "completed" | "failed",
   output: string,
   diffs: readonly FileDiff[],
+  images: readonly ImageData[] = [],
   terminal?: { readonly exit: CommandExit | undefined },
 ): acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } => ({
   sessionUpdate: "tool_call_update",
   toolCallId: call.id,
   status,
-  content: terminal?.exit !== undefined ? [terminalContent(call), ...diffs.map(diffContent)] : resultContent(call, output, diffs),
+  content: terminal?.exit !== undefined ? [terminalContent(call), ...diffs.map(diffContent)] : resultContent(call, output, diffs, images),
   rawOutput: { output },
   locations: locationsOf(call.locations),
   ...(terminal !== undefined ? { _meta: terminalExitMeta(call, terminal.exit) } : {}),

@@ -1,6 +1,6 @@
 /** A core TurnEvent → the ACP session updates it becomes (none, one, or several). */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { ToolCallView, TurnEvent } from "@mm/core";
+import type { PlanEntry, ToolCallView, TurnEvent } from "@mm/core";
 import { withSandboxTitle } from "./sandbox-title.js";
 import { doneUpdate, pendingToolCall, runningUpdate, type TerminalPlace } from "./tool-call.js";
 
@@ -10,6 +10,8 @@ export type UpdateOptions = {
   readonly compactionId: () => string;
   /** Commands run sandboxed (`tools.sandbox: "workspace"`): bash titles say so. */
   readonly sandboxed?: boolean;
+  /** The "full" surface: a session's title is sent as `session_info_update`. */
+  readonly sessionInfo?: boolean;
   /** The client wants live output as a terminal (`_meta.terminal_output`): where the session runs. */
   readonly terminal?: TerminalPlace;
 };
@@ -17,6 +19,9 @@ export type UpdateOptions = {
 /** The terminal place of a call shown as a live terminal, else undefined. */
 const terminalOf = (call: ToolCallView, options: UpdateOptions): TerminalPlace | undefined =>
   call.streamsOutput === true ? options.terminal : undefined;
+
+/** The task list as ACP's `plan` update (the whole list). */
+export const planUpdate = (entries: readonly PlanEntry[]): acp.SessionUpdate => ({ sessionUpdate: "plan", entries: entries.map((e) => ({ ...e })) });
 
 export const agentText = (text: string): acp.SessionUpdate => ({
   sessionUpdate: "agent_message_chunk",
@@ -28,6 +33,10 @@ export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly ac
     case "text":
     case "notice":
       return [agentText(event.text)];
+    case "thought":
+      return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } }];
+    case "plan":
+      return [planUpdate(event.entries)];
     case "tool-pending":
       return [pendingToolCall(options.sandboxed === true ? withSandboxTitle(event.call) : event.call, terminalOf(event.call, options))];
     case "tool-running":
@@ -37,8 +46,10 @@ export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly ac
       return [];
     case "tool-done": {
       const terminal = terminalOf(event.call, options) !== undefined ? { exit: event.exit } : undefined;
-      return [doneUpdate(event.call, event.status, event.output, event.diffs, terminal)];
+      return [doneUpdate(event.call, event.status, event.output, event.diffs, event.images, terminal)];
     }
+    case "title":
+      return options.sessionInfo === true ? [{ sessionUpdate: "session_info_update", title: event.title, updatedAt: new Date().toISOString() }] : [];
     case "usage":
       return [{ sessionUpdate: "usage_update", used: event.used, size: event.size }];
     case "compaction": {

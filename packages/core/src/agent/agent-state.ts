@@ -56,7 +56,8 @@ export type AgentSettings = TurnSettings & {
 export type LiveSession = {
   /** The session as it is now; replaced by each turn and command. */
   session: Session;
-  readonly toolbox: Toolbox;
+  /** Its tools: the agent's and its own; replaced when its own change (a running turn keeps its set). */
+  toolbox: Toolbox;
   readonly fs: FileSystem | undefined;
   /** One controller per prompt running or queued; cancelling aborts them all. */
   readonly inFlight: Set<AbortController>;

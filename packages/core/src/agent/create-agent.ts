@@ -7,7 +7,9 @@ import { availableCommands, type AvailableCommand } from "../commands/slash-comm
 import type { History } from "../history/message.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
 import { createCallIds } from "../session/call-ids.js";
+import type { PermissionMode } from "../session/permission-mode.js";
 import type { ReplayItem } from "../session/replay.js";
+import type { StoredSessionSummary } from "../ports/session-store.js";
 import { createTurnQueue } from "../session/turn-queue.js";
 import { builtinTools } from "../tools/builtin-tools.js";
 import type { Emit } from "../turn/events.js";
@@ -16,6 +18,9 @@ import { cancelLive, type AgentDeps, type AgentSettings, type AgentState, type L
 import { DEFAULT_AGENT_SETTINGS } from "./default-settings.js";
 import { loadSession, type LoadError } from "./load-session.js";
 import { promptSession, type PromptResult } from "./prompt-session.js";
+import { changeSettings, type SettingsChange } from "./session-settings.js";
+import { replaceSessionTools } from "./session-tools.js";
+import type { Tool } from "../tools/tool.js";
 import { startSession, type SessionOptions } from "./start-session.js";
 
 /** What the agent shows of a session: a snapshot, not a handle. */
@@ -31,6 +36,13 @@ export type SessionInfo = {
   readonly lastInputTokens: number | undefined;
   /** Tokens in use: the model's last report, else an estimate of the history. */
   readonly tokensInUse: number;
+  /** One line naming the conversation; undefined until its first prompt. */
+  readonly title: string | undefined;
+  /** The model its steps ask for; undefined: the model adapter's default. */
+  readonly model: string | undefined;
+  readonly mode: PermissionMode;
+  /** The names of the tools its model is offered. */
+  readonly tools: readonly string[];
 };
 
 /** A loaded session and what to replay of it. */
@@ -63,12 +75,27 @@ export type Agent = {
   readonly whenIdle: () => Promise<void>;
   /** The slash commands a front end can offer: `/new`, `/compact`, then one per skill. */
   readonly commands: () => readonly AvailableCommand[];
+  /** Changes a session's model or permission mode from its next model step on, and saves it. */
+  readonly changeSettings: (sessionId: string, change: SettingsChange) => ResultAsync<SessionInfo, UnknownSession>;
+  /** Cancels a session's prompts and forgets it (its file stays); false for an unknown session. */
+  readonly closeSession: (sessionId: string) => boolean;
+  /** The stored sessions of `cwd`, newest first. */
+  readonly listSessions: (cwd: string) => ResultAsync<readonly StoredSessionSummary[], LoadError>;
+  /**
+   * Replaces a session's own tools (beside the agent's), from its next model step on; its system
+   * prompt follows. A running turn keeps the tools it started with.
+   */
+  readonly setSessionTools: (sessionId: string, tools: readonly Tool[]) => ResultAsync<SessionInfo, UnknownSession>;
+  /** Removes a stored session of `cwd` (closing it first when it is open). */
+  readonly removeSession: (cwd: string, sessionId: string) => ResultAsync<void, LoadError>;
 };
 
 const infoOf = (live: LiveSession): SessionInfo => {
-  const { id, cwd, createdAt, history, lastInputTokens } = live.session;
-  return { id, cwd, createdAt, history, running: live.inFlight.size, lastInputTokens, tokensInUse: lastInputTokens ?? estimateTokens(history) };
+  const { id, cwd, createdAt, history, lastInputTokens, title, model, mode } = live.session;
+  return { id, cwd, createdAt, history, running: live.inFlight.size, lastInputTokens, tokensInUse: lastInputTokens ?? estimateTokens(history), title, model, mode, tools: [...live.toolbox.byName.keys()] };
 };
+
+const DISABLED: LoadError = { kind: "disabled" };
 
 const NO_LOG = (): void => undefined;
 
@@ -124,5 +151,39 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
     },
     whenIdle: () => state.queue.idle(),
     commands: () => availableCommands(deps.skills.list()),
+    changeSettings: (id, change) => {
+      const live = find(id);
+      if (live === undefined) return errAsync({ kind: "unknown-session", sessionId: id });
+      return okAsync(undefined).map(async () => {
+        await changeSettings(state, live, change);
+        return infoOf(live);
+      });
+    },
+    setSessionTools: (id, tools) => {
+      const live = find(id);
+      if (live === undefined) return errAsync({ kind: "unknown-session", sessionId: id });
+      return okAsync(undefined).map(async () => {
+        await replaceSessionTools(state, live, tools);
+        return infoOf(live);
+      });
+    },
+    closeSession: (id) => {
+      const live = find(id);
+      if (live === undefined) return false;
+      cancelLive(live);
+      state.sessions.delete(id);
+      state.log(`session ${id}: closed`);
+      return true;
+    },
+    listSessions: (cwd) => (deps.store === undefined ? errAsync(DISABLED) : deps.store.list(cwd)),
+    removeSession: (cwd, id) => {
+      if (deps.store === undefined) return errAsync(DISABLED);
+      const live = find(id);
+      if (live !== undefined) {
+        cancelLive(live);
+        state.sessions.delete(id);
+      }
+      return deps.store.remove(cwd, id);
+    },
   };
 };

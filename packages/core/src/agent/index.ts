@@ -5,3 +5,4 @@ export { DEFAULT_AGENT_SETTINGS } from "./default-settings.js";
 export type { LoadError } from "./load-session.js";
 export type { PromptResult } from "./prompt-session.js";
 export type { SessionOptions } from "./start-session.js";
+export type { SettingsChange } from "./session-settings.js";

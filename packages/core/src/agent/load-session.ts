@@ -10,6 +10,7 @@ import { withSystemPrompt } from "../history/message.js";
 import type { StoreError } from "../ports/session-store.js";
 import { replayOf, type ReplayItem } from "../session/replay.js";
 import { sessionOf } from "../session/session.js";
+import { titleOfHistory } from "../session/title.js";
 import { cancelLive, type AgentState, type LiveSession } from "./agent-state.js";
 import { liveSessionOf, toolboxFor, type SessionOptions } from "./start-session.js";
 import { systemPromptFor } from "./system-prompt-for.js";
@@ -36,7 +37,9 @@ export const loadSession = (
     const toolbox = toolboxFor(state, options);
     const history = withSystemPrompt(stored.value.history, await systemPromptFor(state, cwd, toolbox));
     state.callIds.bumpPast(history);
-    const live = liveSessionOf(state, sessionOf(id, cwd, history, stored.value.createdAt), toolbox);
+    const { title, model, mode } = stored.value;
+    const settings = { title: title ?? titleOfHistory(history), ...(model !== undefined ? { model } : {}), ...(mode !== undefined ? { mode } : {}) };
+    const live = liveSessionOf(state, sessionOf(id, cwd, history, stored.value.createdAt, settings), toolbox);
     state.sessions.set(id, live);
     const place = state.settings.home !== undefined ? { cwd, home: state.settings.home } : { cwd };
     return ok({ live, replay: replayOf(history, live.toolbox, place) });

@@ -3,8 +3,9 @@
  * or a turn; keep what the engine returns, save it, log the turn's counts.
  */
 import { advertisedSkills, slashCommandOf } from "../commands/slash-command.js";
-import { flattenPrompt } from "../prompt/flatten-prompt.js";
+import { flattenPrompt, type FlatPrompt } from "../prompt/flatten-prompt.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
+import { titleOf } from "../session/title.js";
 import { resolveSkillNotation } from "../skills/skill-notation.js";
 import type { Emit } from "../turn/events.js";
 import { runTurn, type StopReason } from "../turn/run-turn.js";
@@ -19,7 +20,18 @@ export type PromptResult =
 
 const skillNames = (state: AgentState): ReadonlySet<string> => new Set(advertisedSkills(state.deps.skills.list()).map((s) => s.name));
 
-const turn = async (state: AgentState, live: LiveSession, text: string, emit: Emit, signal: AbortSignal): Promise<PromptResult> => {
+/** Names a session after its first prompt, and says so. */
+const nameAfter = (live: LiveSession, text: string, emit: Emit): void => {
+  if (live.session.title !== undefined) return;
+  const title = titleOf(text);
+  if (title === undefined) return;
+  live.session = { ...live.session, title };
+  emit({ type: "title", title });
+};
+
+const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit: Emit, signal: AbortSignal): Promise<PromptResult> => {
+  const { text } = flat;
+  nameAfter(live, text, emit);
   const { session } = live;
   const outcome = await runTurn(
     { ...state.deps, callIds: state.callIds, warn: state.warn },
@@ -31,7 +43,10 @@ const turn = async (state: AgentState, live: LiveSession, text: string, emit: Em
       grants: session.grants,
       lastInputTokens: session.lastInputTokens,
       text: resolveSkillNotation(text, skillNames(state)),
+      ...(state.settings.vision === true && flat.images.length > 0 ? { images: flat.images } : {}),
       toolbox: live.toolbox,
+      mode: session.mode,
+      model: session.model,
       ...(live.fs !== undefined ? { fs: live.fs } : {}),
       signal,
       emit,
@@ -61,7 +76,7 @@ export const promptSession = async (state: AgentState, live: LiveSession, blocks
       async (): Promise<PromptResult> => {
         if (command === "new") await newCommand(state, live, emit);
         else if (command === "compact") await compactCommand(state, live, emit, controller.signal);
-        else return turn(state, live, flat.text, emit, controller.signal);
+        else return turn(state, live, flat, emit, controller.signal);
         return { stopReason: controller.signal.aborted ? "cancelled" : "end_turn" };
       },
       () => ({ stopReason: "cancelled" }),

@@ -28,8 +28,8 @@ export type CompactionDeps = { readonly model: Model; readonly clock: Clock };
 const NO_TEXT_LISTENER = (): void => undefined;
 
 /** The summary of `text` by the model: one ordinary step, no tools. */
-const summarise = async (model: Model, text: string, signal: AbortSignal): Promise<Result<string, string>> => {
-  const step = await runModelStep(model, { system: SUMMARY_SYSTEM_PROMPT, messages: [userMessage(text)], tools: [], signal }, NO_TEXT_LISTENER);
+const summarise = async (model: Model, text: string, signal: AbortSignal, modelName: string | undefined): Promise<Result<string, string>> => {
+  const step = await runModelStep(model, { model: modelName, system: SUMMARY_SYSTEM_PROMPT, messages: [userMessage(text)], tools: [], signal }, NO_TEXT_LISTENER);
   if (step.error !== undefined) return err(step.error.kind === "aborted" ? "cancelled" : step.error.message);
   const summary = step.text.trim();
   return summary === "" ? err("the model returned an empty summary") : ok(summary);
@@ -41,11 +41,13 @@ export const compactHistory = async (
   history: History,
   keepLastTurns: number,
   signal: AbortSignal,
+  /** The model to ask, when not the adapter's default (the session's choice). */
+  modelName?: string,
 ): Promise<CompactionResult> => {
   const plan = planCompaction(history, keepLastTurns);
   if (plan.kind === "nothing") return { kind: "nothing", messages: plan.messageCount, keepLastTurns };
   const started = deps.clock.now();
-  const summary = await summarise(deps.model, summaryRequestText(plan.replaced), signal);
+  const summary = await summarise(deps.model, summaryRequestText(plan.replaced), signal, modelName);
   if (summary.isErr()) return { kind: "failed", reason: summary.error };
   const compacted: History = [history[0], summaryMessage(summary.value), ...plan.kept];
   return {

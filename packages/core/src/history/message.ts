@@ -13,6 +13,18 @@ export type FileDiff = {
   readonly note?: string;
 };
 
+/** An image a user attached or a tool returned: base64 data and its media type (`image/png`…). */
+export type ImageData = { readonly data: string; readonly mimeType: string };
+
+/** A piece of the model's reasoning, as streamed; `item` and `encrypted` are what a provider needs to be sent it back. */
+export type ReasoningPart = {
+  readonly text: string;
+  /** The provider's id of the reasoning item (OpenAI's Responses API), when it gave one. */
+  readonly item?: string;
+  /** The provider's encrypted reasoning, to send back with `store: false`. */
+  readonly encrypted?: string;
+};
+
 /** A tool call of the model, under mm's own id. */
 export type ToolCall = {
   /** `call_N`, unique in the process and in the session. */
@@ -29,12 +41,16 @@ export type UserMessage = {
   readonly text: string;
   /** Present when this message is a compaction summary replacing older turns. */
   readonly summary?: true;
+  /** Images of the prompt (for a model that reads them). */
+  readonly images?: readonly ImageData[];
 };
 /** The model's text of one step and the tool calls it made, in order. */
 export type AssistantMessage = {
   readonly role: "assistant";
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
+  /** The model's reasoning before this text and these calls, when it streamed some. */
+  readonly reasoning?: readonly ReasoningPart[];
 };
 /** The recorded result of a tool call: what the model was given, and the files changed. */
 export type ToolResultMessage = {
@@ -44,6 +60,8 @@ export type ToolResultMessage = {
   readonly status: "completed" | "failed";
   readonly output: string;
   readonly diffs?: readonly FileDiff[];
+  /** Images the tool returned (an MCP tool's screenshot, an image file read for a vision model). */
+  readonly images?: readonly ImageData[];
 };
 
 /** One element of a conversation. */
@@ -55,15 +73,13 @@ export type History = readonly [SystemMessage, ...Message[]];
 /** A system prompt message. */
 export const systemMessage = (text: string): SystemMessage => ({ role: "system", text });
 /** A user message. */
-export const userMessage = (text: string): UserMessage => ({ role: "user", text });
+export const userMessage = (text: string, images: readonly ImageData[] = []): UserMessage =>
+  images.length === 0 ? { role: "user", text } : { role: "user", text, images };
 /** A compaction summary (a marked user message). */
 export const summaryMessage = (text: string): UserMessage => ({ role: "user", text, summary: true });
 /** A model message, with the tool calls it made. */
-export const assistantMessage = (text: string, toolCalls: readonly ToolCall[] = []): AssistantMessage => ({
-  role: "assistant",
-  text,
-  toolCalls,
-});
+export const assistantMessage = (text: string, toolCalls: readonly ToolCall[] = [], reasoning: readonly ReasoningPart[] = []): AssistantMessage =>
+  reasoning.length === 0 ? { role: "assistant", text, toolCalls } : { role: "assistant", text, toolCalls, reasoning };
 
 /** The history with its system prompt replaced (load and rebuild keep everything else). */
 export const withSystemPrompt = (history: History, text: string): History => [

@@ -21,6 +21,8 @@ export type FileSystem = {
   readonly writeText: (path: string, text: string) => ResultAsync<void, FsError>;
   /** What is at a path; `not-found` when nothing is. */
   readonly stat: (path: string) => ResultAsync<FileStat, FsError>;
+  /** The bytes of a file (an image for a model that reads them); absent when the adapter cannot. */
+  readonly readBytes?: (path: string) => ResultAsync<Uint8Array, FsError>;
 };
 
 /** One line for the model or the log. */

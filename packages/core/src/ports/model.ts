@@ -13,6 +13,8 @@ export type ToolSpec = {
 
 /** One model step: the system prompt, the conversation and the tools offered. */
 export type ModelRequest = {
+  /** The model to ask, when not the adapter's default (a session's choice). */
+  readonly model?: string | undefined;
   readonly system: string;
   /** The conversation after the system prompt; every tool call has its result. */
   readonly messages: readonly Message[];
@@ -32,6 +34,10 @@ export type ModelError = {
 /** What a step streams: text deltas and tool calls, then one `finish` or `error`. */
 export type ModelEvent =
   | { readonly type: "text"; readonly text: string }
+  /** A piece of the model's reasoning (`item`: the provider's id of the reasoning item it belongs to). */
+  | { readonly type: "reasoning"; readonly text: string; readonly item?: string }
+  /** A reasoning item ended; `encrypted` is what the provider needs to be sent it back. */
+  | { readonly type: "reasoning-end"; readonly item?: string; readonly encrypted?: string }
   | { readonly type: "tool-call"; readonly id: string; readonly name: string; readonly input: unknown }
   | { readonly type: "finish"; readonly usage: Usage }
   | { readonly type: "error"; readonly error: ModelError };

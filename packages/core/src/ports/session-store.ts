@@ -1,6 +1,7 @@
 /** The SessionStore port: sessions on disk, one document per session under the session's cwd. */
 import type { ResultAsync } from "neverthrow";
 import type { History } from "../history/message.js";
+import type { PermissionMode } from "../session/permission-mode.js";
 
 /** A session as kept on disk. */
 export type StoredSession = {
@@ -10,6 +11,22 @@ export type StoredSession = {
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly history: History;
+  /** One line naming the conversation; absent in files written before titles existed. */
+  readonly title?: string | undefined;
+  /** The model the session asks for, when the user chose one. */
+  readonly model?: string | undefined;
+  /** The session's permission mode, when not `ask`. */
+  readonly mode?: PermissionMode | undefined;
+};
+
+/** A stored session as a listing shows it. */
+export type StoredSessionSummary = {
+  readonly id: string;
+  readonly cwd: string;
+  /** Its title, or one derived from its first message for files written before titles existed. */
+  readonly title: string | undefined;
+  readonly createdAt: number;
+  readonly updatedAt: number;
 };
 
 /** Why a session could not be saved or loaded. */
@@ -26,6 +43,10 @@ export type SessionStore = {
   readonly save: (session: StoredSession) => ResultAsync<void, StoreError>;
   /** Reads a session of `cwd`; an id not of the session-id form fails `invalid-id` before any path is built. */
   readonly load: (cwd: string, id: string) => ResultAsync<StoredSession, StoreError>;
+  /** The sessions stored for `cwd` (those whose cwd is `cwd`), newest first; none when there is no sessions dir. */
+  readonly list: (cwd: string) => ResultAsync<readonly StoredSessionSummary[], StoreError>;
+  /** Removes a stored session of `cwd`; removing one that does not exist succeeds. */
+  readonly remove: (cwd: string, id: string) => ResultAsync<void, StoreError>;
 };
 
 /** One line for the user or the log. */

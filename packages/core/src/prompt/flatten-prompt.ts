@@ -3,12 +3,15 @@
  * `@path` mentions of existing files or directories appended as attachment lines.
  */
 import { isInside, resolvePath } from "../paths/path.js";
+import type { ImageData } from "../history/message.js";
 import type { FileSystem } from "../ports/file-system.js";
 import type { PromptBlock } from "./prompt-blocks.js";
 
 /** A prompt as one user message text, and the mentions attached. */
 export type FlatPrompt = {
   readonly text: string;
+  /** The prompt's images, in order. */
+  readonly images: readonly ImageData[];
   /** The `@path` mentions that were attached, as typed. */
   readonly attached: readonly string[];
 };
@@ -58,5 +61,6 @@ export const flattenPrompt = async (
     text += `\n[attached ${what}: ${path}]`;
     attached.push(mention);
   }
-  return { text, attached };
+  const images = blocks.flatMap((b) => (b.type === "image" ? [{ data: b.data, mimeType: b.mimeType }] : []));
+  return { text, images, attached };
 };

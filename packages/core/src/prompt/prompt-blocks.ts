@@ -4,4 +4,6 @@
 export type PromptBlock =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "resource_link"; readonly uri: string }
+  /** An image (base64 `data`); it reaches the model only when the agent's model reads images. */
+  | { readonly type: "image"; readonly data: string; readonly mimeType: string }
   | { readonly type: "other" };

@@ -93,6 +93,20 @@ export const array = <T>(item: Schema<T>, options: { readonly description?: stri
   },
 });
 
+/**
+ * Any JSON object, described to the model by `jsonSchema` and checked no further here (a tool whose
+ * server validates its own input, e.g. an MCP tool); an absent input counts as `{}`.
+ */
+export const anyObject = (jsonSchema: JsonSchema): Schema<Readonly<Record<string, unknown>>> => ({
+  jsonSchema,
+  check: (value) =>
+    value === undefined || value === null
+      ? ok({})
+      : typeof value === "object" && !Array.isArray(value)
+        ? ok(value as Readonly<Record<string, unknown>>)
+        : err({ kind: "type", path: [], expected: "an object", value }),
+});
+
 /** `schema`, as an object field that may be absent. */
 export const optional = <T>(schema: Schema<T>): Schema<T | undefined> & { readonly optional: true } => ({
   jsonSchema: schema.jsonSchema,

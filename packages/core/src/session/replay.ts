@@ -2,14 +2,16 @@
 import * as O from "fp-ts/lib/Option.js";
 import * as RA from "fp-ts/lib/ReadonlyArray.js";
 import { pipe } from "fp-ts/lib/function.js";
-import { conversationOf, type History, type Message, type ToolCall, type ToolResultMessage } from "../history/message.js";
-import type { ToolOutcome, ToolPlace } from "../tools/tool.js";
+import { conversationOf, type History, type ImageData, type Message, type ToolCall, type ToolResultMessage } from "../history/message.js";
+import type { PlanEntry, ToolOutcome, ToolPlace } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import { bareView, type ToolCallView } from "../turn/tool-call-view.js";
 
 /** One element of a replay. */
 export type ReplayItem =
-  | { readonly type: "user"; readonly text: string }
+  | { readonly type: "user"; readonly text: string; readonly images?: readonly ImageData[] }
+  | { readonly type: "thought"; readonly text: string }
+  | { readonly type: "plan"; readonly entries: readonly PlanEntry[] }
   | { readonly type: "summary"; readonly text: string }
   | { readonly type: "agent"; readonly text: string }
   | {
@@ -34,22 +36,35 @@ const viewOf = (call: ToolCall, result: ToolResultMessage | undefined, toolbox: 
   return { ...base, title: shown.title, locations: [...new Set([...shown.locations, ...diffs.map((d) => d.path)])], diffs };
 };
 
+/** The task list a plan tool's call set, if the call is one. */
+const planOf = (call: ToolCall, toolbox: Toolbox): readonly PlanEntry[] | undefined => {
+  const prepared = toolbox.byName.get(call.name)?.prepare(call.input);
+  return prepared?.isOk() ? prepared.value.plan : undefined;
+};
+
 const itemsOf =
   (results: ReadonlyMap<string, ToolResultMessage>, toolbox: Toolbox, place: ToolPlace) =>
   (message: Message): readonly ReplayItem[] => {
     switch (message.role) {
       case "user":
-        return [{ type: message.summary ? "summary" : "user", text: message.text }];
+        if (message.summary) return [{ type: "summary", text: message.text }];
+        return [message.images !== undefined ? { type: "user", text: message.text, images: message.images } : { type: "user", text: message.text }];
       case "assistant":
         return [
+          ...(message.reasoning ?? []).filter((r) => r.text !== "").map((r): ReplayItem => ({ type: "thought", text: r.text })),
           ...(message.text !== "" ? [{ type: "agent", text: message.text } as const] : []),
-          ...message.toolCalls.map((call): ReplayItem => {
+          ...message.toolCalls.flatMap((call): ReplayItem[] => {
             const result = results.get(call.id);
-            return {
+            const tool: ReplayItem = {
               type: "tool",
               call: viewOf(call, result, toolbox, place),
-              result: result === undefined ? undefined : { status: result.status, output: result.output, diffs: result.diffs ?? [] },
+              result:
+                result === undefined
+                  ? undefined
+                  : { status: result.status, output: result.output, diffs: result.diffs ?? [], ...(result.images !== undefined ? { images: result.images } : {}) },
             };
+            const plan = result?.status === "completed" ? planOf(call, toolbox) : undefined;
+            return plan === undefined ? [tool] : [tool, { type: "plan", entries: plan }];
           }),
         ];
       default:

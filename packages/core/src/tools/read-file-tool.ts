@@ -4,6 +4,7 @@ import { describeFsError } from "../ports/file-system.js";
 import { object } from "../schema/object.js";
 import { number, optional, string } from "../schema/schema.js";
 import { completed, defineTool, failed } from "./tool.js";
+import { base64Of, imageTypeOf } from "./image-file.js";
 import { truncateMiddle } from "./truncate.js";
 
 const DEFAULT_LIMIT = 2000;
@@ -37,9 +38,18 @@ export const readFileTool = defineTool({
   ),
   title: (input) => `read_file: ${input.path}`,
   locations: (input, place) => [resolvePath(place.cwd, input.path, place.home)],
-  run: async (input, ctx) =>
-    (await ctx.fs.readText(resolvePath(ctx.cwd, input.path, ctx.home))).match(
+  run: async (input, ctx) => {
+    const path = resolvePath(ctx.cwd, input.path, ctx.home);
+    const mimeType = imageTypeOf(path);
+    if (ctx.vision === true && mimeType !== undefined && ctx.fs.readBytes !== undefined) {
+      return (await ctx.fs.readBytes(path)).match(
+        (bytes) => completed(`[image ${path}: ${mimeType}, ${bytes.length} bytes]`, [], [{ data: base64Of(bytes), mimeType }]),
+        (e) => failed(`[read_file failed: ${describeFsError(e)}]`),
+      );
+    }
+    return (await ctx.fs.readText(path)).match(
       (text) => completed(truncateMiddle(sliceLines(text, input.offset, input.limit), ctx.limits.maxOutputBytes)),
       (e) => failed(`[read_file failed: ${describeFsError(e)}]`),
-    ),
+    );
+  },
 });

@@ -4,7 +4,7 @@
  * kind, files), whether the user is asked first, what it counts as, and what it does.
  */
 import type { Result } from "neverthrow";
-import type { FileDiff } from "../history/message.js";
+import type { FileDiff, ImageData } from "../history/message.js";
 import type { ChangeTracker } from "../ports/change-tracker.js";
 import type { FileSystem } from "../ports/file-system.js";
 import type { ToolSpec } from "../ports/model.js";
@@ -38,6 +38,8 @@ export type ToolContext = ToolPlace & {
   readonly limits: ToolLimits;
   /** Aborted when the user cancels the turn. */
   readonly signal: AbortSignal;
+  /** The model reads images: a tool may return them (e.g. read_file of a screenshot). */
+  readonly vision?: boolean;
   /** Reports the files a shell command changed; absent: no diffs for commands. */
   readonly changes?: ChangeTracker;
   /** A line for the operator's log (each distinct line is written once). */
@@ -57,8 +59,17 @@ export type ToolOutcome = {
   readonly status: "completed" | "failed";
   readonly output: string;
   readonly diffs: readonly FileDiff[];
+  /** Images for the model and the user, beside the output. */
+  readonly images?: readonly ImageData[];
   /** For a call that ran a command: how it ended (shown beside its live output; not recorded). */
   readonly exit?: CommandExit;
+};
+
+/** One entry of the task list a plan tool keeps (ACP's plan entries). */
+export type PlanEntry = {
+  readonly content: string;
+  readonly priority: "high" | "medium" | "low";
+  readonly status: "pending" | "in_progress" | "completed";
 };
 
 /** Everything that declares a tool; `Input` is the type its schema checks. */
@@ -85,6 +96,8 @@ export type ToolDefinition<Input> = {
   readonly preview?: (input: Input, ctx: ToolContext) => Promise<readonly FileDiff[]>;
   /** Runs the call. Never throws: a failure is a `failed` outcome with a message for the model. */
   readonly run: (input: Input, ctx: ToolContext) => Promise<ToolOutcome>;
+  /** For a tool that keeps the task list: the whole list a call sets (shown to the user, replayed on load). */
+  readonly plan?: (input: Input) => readonly PlanEntry[];
 };
 
 /** A call whose input checked: what the engine shows, asks about and runs. */
@@ -93,6 +106,8 @@ export type PreparedCall = {
   readonly locations: (place: ToolPlace) => readonly string[];
   readonly preview: (ctx: ToolContext) => Promise<readonly FileDiff[]>;
   readonly run: (ctx: ToolContext) => Promise<ToolOutcome>;
+  /** The task list the call sets, for a plan tool. */
+  readonly plan: readonly PlanEntry[] | undefined;
 };
 
 /** A tool as the engine holds it, whatever its input type. Made by {@link defineTool}. */
@@ -127,11 +142,13 @@ export const defineTool = <Input>(definition: ToolDefinition<Input>): Tool => ({
         locations: (place) => definition.locations?.(input, place) ?? [],
         preview: async (ctx) => (definition.preview === undefined ? NO_DIFFS : definition.preview(input, ctx)),
         run: (ctx) => definition.run(input, ctx),
+        plan: definition.plan?.(input),
       })),
 });
 
 /** A completed outcome. */
-export const completed = (output: string, diffs: readonly FileDiff[] = []): ToolOutcome => ({ status: "completed", output, diffs });
+export const completed = (output: string, diffs: readonly FileDiff[] = [], images: readonly ImageData[] = []): ToolOutcome =>
+  images.length === 0 ? { status: "completed", output, diffs } : { status: "completed", output, diffs, images };
 
 /** A failed outcome (the tool failed or did not run). */
 export const failed = (output: string, diffs: readonly FileDiff[] = []): ToolOutcome => ({ status: "failed", output, diffs });

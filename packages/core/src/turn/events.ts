@@ -1,11 +1,15 @@
 /** What the engine tells its front end while a turn runs. */
-import type { ToolOutcome } from "../tools/tool.js";
+import type { PlanEntry, ToolOutcome } from "../tools/tool.js";
 import type { ToolCallView } from "./tool-call-view.js";
 
 /** What happens in a turn, in order, as the front end shows it. */
 export type TurnEvent =
   /** A streamed piece of the model's answer, whitespace preserved. */
   | { readonly type: "text"; readonly text: string }
+  /** A streamed piece of the model's reasoning. */
+  | { readonly type: "thought"; readonly text: string }
+  /** The task list, as a plan tool set it (the whole list). */
+  | { readonly type: "plan"; readonly entries: readonly PlanEntry[] }
   /** A line of mm's own (loop detected, compaction announced…), shown like model text. */
   | { readonly type: "notice"; readonly text: string }
   /** A tool call is about to be considered: shown as pending, with its proposed diff. */
@@ -15,6 +19,8 @@ export type TurnEvent =
   /** More output of a running call (the new text only, in order; never after its `tool-done`). */
   | { readonly type: "tool-output"; readonly call: ToolCallView; readonly text: string }
   | ({ readonly type: "tool-done"; readonly call: ToolCallView } & ToolOutcome)
+  /** The session was named (after its first prompt). */
+  | { readonly type: "title"; readonly title: string }
   /** After each model step: tokens in use and the context window. */
   | { readonly type: "usage"; readonly used: number; readonly size: number }
   /** The history was compacted (automatically or by `/compact`). */

@@ -1,6 +1,7 @@
 /** One tool call of a model step: loop check, input check, preview, permission, execution. */
 import type { ToolCall, ToolResultMessage } from "../history/message.js";
 import type { PermissionGate } from "../ports/permission-gate.js";
+import { modeAsks, type PermissionMode } from "../session/permission-mode.js";
 import type { ToolCategory, ToolContext, ToolOutcome } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import type { Emit } from "./events.js";
@@ -24,6 +25,7 @@ export type CallDeps = {
   readonly sessionId: string;
   readonly gate: PermissionGate;
   readonly grants: ReadonlySet<string>;
+  readonly mode: PermissionMode;
   readonly loop: LoopDetector;
   readonly toolbox: Toolbox;
   readonly ctx: ToolContext;
@@ -40,6 +42,7 @@ const resultOf = (call: ToolCall, outcome: ToolOutcome): ToolResultMessage => ({
   status: outcome.status,
   output: outcome.output,
   ...(outcome.diffs.length > 0 ? { diffs: outcome.diffs } : {}),
+  ...(outcome.images !== undefined && outcome.images.length > 0 ? { images: outcome.images } : {}),
 });
 
 /** A call that did not run: shown, ended `failed`, and the model told why. */
@@ -76,7 +79,7 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   emit({ type: "tool-pending", call: view });
 
   let granted: string | undefined;
-  if (tool.gated && !deps.grants.has(call.name)) {
+  if (modeAsks(deps.mode, tool) && !deps.grants.has(call.name)) {
     const decision = await deps.gate.ask({ sessionId: deps.sessionId, call: view, signal: ctx.signal });
     if (ctx.signal.aborted) {
       emit({ type: "tool-done", call: view, status: "failed", output: "[cancelled]", diffs: [] });
@@ -97,5 +100,6 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   const locations = [...new Set([...view.locations, ...outcome.diffs.map((d) => d.path)])];
   const doneView = locations.length === view.locations.length ? view : { ...view, locations };
   emit({ type: "tool-done", call: doneView, ...outcome });
+  if (prepare.plan !== undefined && outcome.status === "completed") emit({ type: "plan", entries: prepare.plan });
   return { result: resultOf(call, outcome), ran: tool.counts, granted, stopTurn: false };
 };

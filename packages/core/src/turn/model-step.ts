@@ -3,6 +3,7 @@
  * reading of the Model port: turns and compaction summaries both go through it.
  */
 import { nestsDeeperThan, TOO_DEEP_INPUT } from "../history/input-depth.js";
+import type { ReasoningPart } from "../history/message.js";
 import type { ModelError, ModelRequest, Model, Usage } from "../ports/model.js";
 
 /** A tool call as the model asked for it (its id is replaced by mm's own). */
@@ -11,15 +12,29 @@ export type StepCall = { readonly name: string; readonly input: unknown };
 /** What one step produced. Tool calls are dropped when the step failed. */
 export type StepResult = {
   readonly text: string;
+  /** The reasoning streamed before the text and calls, by item. */
+  readonly reasoning: readonly ReasoningPart[];
   readonly calls: readonly StepCall[];
   readonly usage: Usage | undefined;
   readonly error: ModelError | undefined;
 };
 
-/** Runs one step; `onText` receives each text delta at once. Never throws. */
-export const runModelStep = async (model: Model, request: ModelRequest, onText: (text: string) => void): Promise<StepResult> => {
+/** Runs one step; `onText` (and `onThought`) receive each text (reasoning) delta at once. Never throws. */
+export const runModelStep = async (
+  model: Model,
+  request: ModelRequest,
+  onText: (text: string) => void,
+  onThought: (text: string) => void = () => undefined,
+): Promise<StepResult> => {
   const { signal } = request;
   let text = "";
+  const reasoning: ReasoningPart[] = [];
+  const partOf = (item: string | undefined): number => {
+    const at = reasoning.findIndex((p) => p.item === item);
+    if (at !== -1 && (item !== undefined || at === reasoning.length - 1)) return at;
+    reasoning.push(item !== undefined ? { text: "", item } : { text: "" });
+    return reasoning.length - 1;
+  };
   const calls: StepCall[] = [];
   let usage: Usage | undefined;
   let error: ModelError | undefined;
@@ -28,6 +43,13 @@ export const runModelStep = async (model: Model, request: ModelRequest, onText: 
       if (event.type === "text") {
         text += event.text;
         onText(event.text);
+      } else if (event.type === "reasoning") {
+        const at = partOf(event.item);
+        reasoning[at] = { ...reasoning[at]!, text: reasoning[at]!.text + event.text };
+        onThought(event.text);
+      } else if (event.type === "reasoning-end") {
+        const at = partOf(event.item);
+        if (event.encrypted !== undefined) reasoning[at] = { ...reasoning[at]!, encrypted: event.encrypted };
       } else if (event.type === "tool-call") {
         calls.push({ name: event.name, input: nestsDeeperThan(event.input) ? TOO_DEEP_INPUT : event.input });
       } else if (event.type === "finish") {
@@ -46,5 +68,5 @@ export const runModelStep = async (model: Model, request: ModelRequest, onText: 
   else if (error === undefined && usage === undefined) {
     error = { kind: "bad-response", message: "the model stream ended without finishing" };
   }
-  return { text, calls: error === undefined ? calls : [], usage, error };
+  return { text, reasoning, calls: error === undefined ? calls : [], usage, error };
 };

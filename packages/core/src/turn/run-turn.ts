@@ -4,7 +4,7 @@
  * history, grants and token count in; events while it runs; every change in its outcome.
  */
 import { compactHistory, compactionLine } from "../compaction/compact-history.js";
-import { assistantMessage, userMessage, type History, type Message, type ToolCall } from "../history/message.js";
+import { assistantMessage, userMessage, type History, type ImageData, type Message, type ToolCall } from "../history/message.js";
 import { withAllToolResults } from "../history/tool-results.js";
 import type { ChangeTracker } from "../ports/change-tracker.js";
 import type { Clock } from "../ports/clock.js";
@@ -14,6 +14,7 @@ import type { PermissionGate } from "../ports/permission-gate.js";
 import type { Shell } from "../ports/shell.js";
 import type { SkillCatalogue } from "../ports/skill-catalogue.js";
 import type { CallIds } from "../session/call-ids.js";
+import type { PermissionMode } from "../session/permission-mode.js";
 import type { ToolCategory, ToolContext, ToolLimits } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import type { Emit } from "./events.js";
@@ -53,6 +54,8 @@ export type TurnSettings = {
   readonly keepLastTurns: number;
   /** The home directory `~` paths resolve under, when there is one. */
   readonly home?: string;
+  /** The model reads images: prompts may carry them and tools may return them. */
+  readonly vision?: boolean;
 };
 
 /** One turn to run: the session's state, the user's text, where events go. */
@@ -64,7 +67,13 @@ export type TurnRequest = {
   readonly grants: ReadonlySet<string>;
   readonly lastInputTokens: number | undefined;
   readonly text: string;
+  /** Images of the prompt, for a model that reads them. */
+  readonly images?: readonly ImageData[];
   readonly toolbox: Toolbox;
+  /** How much the user is asked (see PermissionMode). */
+  readonly mode: PermissionMode;
+  /** The model to ask, when not the adapter's default. */
+  readonly model?: string | undefined;
   /** The session's own file access (the editor's buffers), when it has one; else `deps.fs`. */
   readonly fs?: FileSystem;
   readonly signal: AbortSignal;
@@ -102,7 +111,7 @@ const countsOf = (ran: readonly ToolCategory[]): TurnCounts => ({
 /** Runs one turn; never throws for expected failures (they end it `failed` with a line). */
 export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request: TurnRequest): Promise<TurnOutcome> => {
   const { signal, emit, toolbox } = request;
-  const question = userMessage(request.text);
+  const question = userMessage(request.text, request.images);
   let history: History = [...request.history, question];
   const grants = new Set(request.grants);
   let lastInputTokens = request.lastInputTokens;
@@ -116,6 +125,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     skills: deps.skills,
     limits: settings.limits,
     signal,
+    ...(settings.vision === true ? { vision: true } : {}),
     ...(deps.changes !== undefined ? { changes: deps.changes } : {}),
     warn: deps.warn,
   };
@@ -141,7 +151,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   let compactionFailed = false;
   const maybeCompact = async (): Promise<void> => {
     if (compactionFailed || lastInputTokens === undefined || lastInputTokens < settings.compactThreshold) return;
-    const result = await compactHistory(deps, history, Math.max(1, settings.keepLastTurns), signal);
+    const result = await compactHistory(deps, history, Math.max(1, settings.keepLastTurns), signal, request.model);
     if (result.kind === "nothing" || signal.aborted) return;
     emit({ type: "compaction", outcome: result.kind, line: compactionLine(result), summary: result.kind === "compacted" ? result.summary : undefined });
     if (result.kind !== "compacted") {
@@ -153,6 +163,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   };
 
   const onText = (text: string): void => emit({ type: "text", text });
+  const onThought = (text: string): void => emit({ type: "thought", text });
   for (let step = 0; step < settings.maxSteps; step++) {
     if (signal.aborted) return end("cancelled");
     await maybeCompact();
@@ -160,11 +171,12 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     const [system, ...conversation] = history;
     const result = await runModelStep(
       deps.model,
-      { system: system.text, messages: withAllToolResults(conversation), tools: toolbox.specs, signal },
+      { model: request.model, system: system.text, messages: withAllToolResults(conversation), tools: toolbox.specs, signal },
       onText,
+      onThought,
     );
     const calls: ToolCall[] = result.calls.map((c) => ({ id: deps.callIds.next(), name: c.name, input: c.input }));
-    if (result.text !== "" || calls.length > 0) append(assistantMessage(result.text, calls));
+    if (result.text !== "" || calls.length > 0 || result.reasoning.length > 0) append(assistantMessage(result.text, calls, result.reasoning));
     progress();
     if (result.error !== undefined) {
       return result.error.kind === "aborted" || signal.aborted ? end("cancelled") : end("failed", result.error.message);
@@ -175,7 +187,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     emit({ type: "usage", used, size: settings.contextWindow });
     if (calls.length === 0) return end("end_turn");
     for (const call of calls) {
-      const outcome = await executeCall({ sessionId: request.sessionId, gate: deps.gate, grants, loop, toolbox, ctx, emit }, call).catch(
+      const outcome = await executeCall({ sessionId: request.sessionId, gate: deps.gate, grants, mode: request.mode, loop, toolbox, ctx, emit }, call).catch(
         (thrown: unknown): CallOutcome =>
           refusedCall(call, bareView(call, toolbox), `[${call.name} failed unexpectedly: ${String(thrown instanceof Error ? thrown.message : thrown).split("\n")[0]}]`, emit),
       );

@@ -1,0 +1,20 @@
+/**
+ * `session/delete` ("full" surface, sessions kept): removes a stored session (closing it first when it
+ * is open here). The request names only the id; its cwd is the one this process saw it in (created,
+ * loaded, resumed or listed). Deleting a session already gone succeeds, as ACP asks.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import { describeStoreError, isSessionId } from "@mm/core";
+import type { AppState } from "../app-state.js";
+import { invalidSessionParams } from "../wire/errors.js";
+
+export const deleteSession = async (app: AppState, params: acp.DeleteSessionRequest): Promise<acp.DeleteSessionResponse> => {
+  const { sessionId } = params;
+  if (!isSessionId(sessionId)) throw invalidSessionParams(sessionId, "not a session id (expected YYYYMMDD-HHMMSS-xxxxxxxx)");
+  const cwd = app.agent.session(sessionId)?.cwd ?? app.knownCwds.get(sessionId);
+  if (cwd === undefined) throw invalidSessionParams(sessionId, "unknown session: list the sessions of its cwd first");
+  const removed = await app.agent.removeSession(cwd, sessionId);
+  if (removed.isErr()) throw invalidSessionParams(sessionId, removed.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(removed.error));
+  app.log(`session ${sessionId}: deleted`);
+  return {};
+};

@@ -1,0 +1,43 @@
+/**
+ * `session/resume` ("full" surface, sessions kept): the stored session back, live, without a replay;
+ * once answered, its commands, how full its context is, and its title. A session already open in this
+ * process is answered as it is (its running turn goes on).
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import { describeStoreError } from "@mm/core";
+import type { AppState } from "../app-state.js";
+import { attachMcpServers } from "../session-mcp.js";
+import { settingsReply } from "../session-settings.js";
+import { invalidSessionParams } from "../wire/errors.js";
+import type { JsonRpcId } from "../wire/json-rpc-id.js";
+import { shownId } from "../wire/shown-id.js";
+import { sendCommands } from "./new-session.js";
+
+export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequest, requestId: JsonRpcId): Promise<acp.ResumeSessionResponse> => {
+  if (!params.cwd.startsWith("/")) throw invalidSessionParams(params.sessionId, "cwd must be an absolute path");
+  const open = app.agent.session(params.sessionId);
+  if (open !== undefined && open.cwd === params.cwd) {
+    const { reply, later } = await settingsReply(app, open);
+    app.afterResponse(requestId, later);
+    return reply;
+  }
+  const loaded = await app.agent.loadSession(params.cwd, params.sessionId);
+  if (loaded.isErr()) {
+    const error = loaded.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(loaded.error);
+    app.warn(`session ${shownId(params.sessionId)}: resume failed: ${error}`);
+    throw invalidSessionParams(params.sessionId, error);
+  }
+  const { session } = loaded.value;
+  app.knownCwds.set(session.id, session.cwd);
+  await app.mcp.close(session.id);
+  const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers ?? []);
+  const { reply, later } = await settingsReply(app, session);
+  app.afterResponse(requestId, () => {
+    sendCommands(app, session.id);
+    app.notify(session.id, { sessionUpdate: "usage_update", used: session.tokensInUse, size: app.config.model.contextWindow });
+    later();
+    mcp.released();
+  });
+  app.log(`session ${session.id} resumed (${session.history.length - 1} message(s), no replay)`);
+  return reply;
+};

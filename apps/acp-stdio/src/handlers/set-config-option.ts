@@ -1,0 +1,25 @@
+/**
+ * `session/set_config_option` ("full" surface): sets the session's model or permission mode, from its
+ * next model step on, and answers every option; a mode change is also told as `current_mode_update`.
+ * An unknown session, option or value changes nothing and answers `invalid params` saying why.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { PermissionMode } from "@mm/core";
+import type { AppState } from "../app-state.js";
+import { choicesOf } from "../session-settings.js";
+import { configOptionsOf, MODE_OPTION_ID, MODEL_OPTION_ID, refusalOf } from "../translate/session-config.js";
+import { invalidSessionParams } from "../wire/errors.js";
+
+export const setConfigOption = async (app: AppState, params: acp.SetSessionConfigOptionRequest): Promise<acp.SetSessionConfigOptionResponse> => {
+  const { sessionId, configId, value } = params;
+  const session = app.agent.session(sessionId);
+  if (session === undefined) throw invalidSessionParams(sessionId, "unknown session");
+  const models = await app.models.settled();
+  const refusal = refusalOf(choicesOf(app, session, models), configId, value);
+  if (refusal !== undefined) throw invalidSessionParams(sessionId, refusal);
+  const change = configId === MODEL_OPTION_ID ? { model: value as string } : { mode: value as PermissionMode };
+  const changed = await app.agent.changeSettings(sessionId, change);
+  if (changed.isErr()) throw invalidSessionParams(sessionId, "unknown session");
+  if (configId === MODE_OPTION_ID) app.notify(sessionId, { sessionUpdate: "current_mode_update", currentModeId: changed.value.mode });
+  return { configOptions: configOptionsOf(choicesOf(app, changed.value, models)) };
+};

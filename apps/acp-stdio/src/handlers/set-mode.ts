@@ -1,0 +1,18 @@
+/** `session/set_mode` ("full" surface): the permission mode, for clients that use modes; announced both ways. */
+import type * as acp from "@agentclientprotocol/sdk";
+import { isPermissionMode, PERMISSION_MODES } from "@mm/core";
+import type { AppState } from "../app-state.js";
+import { choicesOf } from "../session-settings.js";
+import { configOptionsOf } from "../translate/session-config.js";
+import { invalidSessionParams } from "../wire/errors.js";
+
+export const setMode = async (app: AppState, params: acp.SetSessionModeRequest): Promise<acp.SetSessionModeResponse> => {
+  const { sessionId, modeId } = params;
+  if (app.agent.session(sessionId) === undefined) throw invalidSessionParams(sessionId, "unknown session");
+  if (!isPermissionMode(modeId)) throw invalidSessionParams(sessionId, `unknown mode ${JSON.stringify(modeId)}: the modes are ${PERMISSION_MODES.map((m) => m.id).join(", ")}`);
+  const changed = await app.agent.changeSettings(sessionId, { mode: modeId });
+  if (changed.isErr()) throw invalidSessionParams(sessionId, "unknown session");
+  app.notify(sessionId, { sessionUpdate: "current_mode_update", currentModeId: modeId });
+  app.notify(sessionId, { sessionUpdate: "config_option_update", configOptions: configOptionsOf(choicesOf(app, changed.value, await app.models.settled())) });
+  return {};
+};

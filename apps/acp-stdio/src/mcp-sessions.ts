@@ -1,0 +1,103 @@
+/**
+ * The MCP servers an editor gives a session ("full" surface): started in parallel when the session
+ * starts (or is loaded or resumed), waited for a short while only; those ready by then are the
+ * session's tools at once, later ones join it when they are ready. A server that fails to start or
+ * stops is told to the editor once (a message chunk), with its stderr's tail in the log, and the
+ * session goes on without it. Their processes end with the session, at shutdown and at exit.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { Tool } from "@mm/core";
+import { connectMcpServer, type McpConnection, type McpServerSpec } from "@mm/mcp";
+
+/** How long a new session waits for its servers before it answers without the slow ones. */
+export const MCP_WAIT_MS = 2500;
+/** How long a server may take to start and list its tools at all. */
+const START_TIMEOUT_MS = 20_000;
+
+export type McpHooks = {
+  /** The session's MCP tools changed (a late server joined, or one stopped). */
+  readonly toolsChanged: (tools: readonly Tool[]) => void;
+  /** Tells the editor one line about a server. */
+  readonly tell: (line: string) => void;
+  readonly log: (line: string) => void;
+};
+
+export type McpSessions = {
+  /** Starts the servers; resolves within MCP_WAIT_MS with the tools of those ready by then. */
+  readonly start: (key: string, specs: readonly McpServerSpec[], cwd: string, hooks: McpHooks) => Promise<readonly Tool[]>;
+  /** Closes the servers started under `key` (the session ended or was replaced). */
+  readonly close: (key: string) => Promise<void>;
+  /** Closes every server (shutdown). */
+  readonly closeAll: () => Promise<void>;
+  /** Kills every stdio server's process group at once (exit). */
+  readonly killAll: () => void;
+};
+
+/** ACP's `McpServer` entries in mm's terms. */
+export const specsOf = (servers: readonly acp.McpServer[]): McpServerSpec[] =>
+  servers.map((server): McpServerSpec => {
+    if ("type" in server && (server.type === "http" || server.type === "sse")) {
+      return { kind: server.type, name: server.name, url: server.url, headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])) };
+    }
+    const stdio = server as acp.McpServerStdio;
+    return { kind: "stdio", name: stdio.name, command: stdio.command, args: stdio.args, env: Object.fromEntries(stdio.env.map((e) => [e.name, e.value])) };
+  });
+
+const lastLines = (text: string): string => text.trim().split("\n").slice(-5).join(" | ");
+
+export const mcpSessions = (env: Readonly<Record<string, string | undefined>>, clientVersion: string, callTimeoutMs: number): McpSessions => {
+  const groups = new Map<string, McpConnection[]>();
+  const closed = new Set<string>();
+  /** Every connection not yet closed for good: what `killAll` kills at exit, even mid-close. */
+  const alive = new Set<McpConnection>();
+  const closeOne = async (connection: McpConnection): Promise<void> => {
+    await connection.close();
+    alive.delete(connection);
+  };
+  const closeKey = async (key: string): Promise<void> => {
+    closed.add(key);
+    const connections = groups.get(key) ?? [];
+    groups.delete(key);
+    await Promise.all(connections.map(closeOne));
+  };
+  return {
+    start: async (key, specs, cwd, hooks) => {
+      closed.delete(key);
+      const ready: McpConnection[] = [];
+      groups.set(key, ready);
+      let waiting = true;
+      const toolsOf = (): readonly Tool[] => ready.flatMap((c) => c.tools);
+      const attempts = specs.map(async (spec) => {
+        const connected = await connectMcpServer(spec, { cwd, env, clientVersion, startTimeoutMs: START_TIMEOUT_MS, callTimeoutMs });
+        if (connected.isErr()) {
+          hooks.log(`MCP server "${spec.name}" failed to start: ${connected.error}`);
+          hooks.tell(`[MCP server "${spec.name}" failed to start: ${connected.error}]`);
+          return;
+        }
+        const connection = connected.value;
+        alive.add(connection);
+        if (closed.has(key)) return void closeOne(connection);
+        ready.push(connection);
+        hooks.log(`MCP server "${spec.name}" ready: ${connection.tools.length} tool(s)`);
+        connection.onLost((reason) => {
+          ready.splice(ready.indexOf(connection), 1);
+          hooks.log(`MCP server "${spec.name}" stopped (${reason}); stderr: ${lastLines(connection.stderr()) || "(nothing)"}`);
+          hooks.tell(`[MCP server "${spec.name}" stopped: its tools are gone from this session]`);
+          void closeOne(connection);
+          hooks.toolsChanged(toolsOf());
+        });
+        if (!waiting) hooks.toolsChanged(toolsOf());
+      });
+      await Promise.race([Promise.all(attempts), new Promise((resolve) => setTimeout(resolve, MCP_WAIT_MS).unref())]);
+      waiting = false;
+      return toolsOf();
+    },
+    close: closeKey,
+    closeAll: async () => {
+      await Promise.all([...groups.keys()].map(closeKey));
+    },
+    killAll: () => {
+      for (const connection of alive) connection.killNow();
+    },
+  };
+};

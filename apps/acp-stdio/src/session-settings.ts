@@ -1,0 +1,36 @@
+/**
+ * A session's model and mode as the "full" surface answers them in `session/new`, `load` and `resume`
+ * (and announces them later when the server's model list arrives after the answer).
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { SessionInfo } from "@mm/core";
+import type { AppState } from "./app-state.js";
+import { configOptionsOf, modeStateOf, type SessionChoices } from "./translate/session-config.js";
+
+/** How long `session/new` waits for the server's model list before answering with the configured one. */
+const MODELS_WAIT_MS = 300;
+
+/** The choices of `session` with the given model list. */
+export const choicesOf = (app: AppState, session: Pick<SessionInfo, "model" | "mode">, models: readonly string[]): SessionChoices => ({
+  model: session.model ?? app.config.model.name,
+  mode: session.mode,
+  models,
+});
+
+/** `configOptions` and `modes` for a response; `later` runs once that response is out. */
+export const settingsReply = async (
+  app: AppState,
+  session: SessionInfo,
+): Promise<{ readonly reply: Pick<acp.NewSessionResponse, "configOptions" | "modes">; readonly later: () => void }> => {
+  const { models, pending } = await app.models.now(MODELS_WAIT_MS);
+  const reply = { configOptions: configOptionsOf(choicesOf(app, session, models)), modes: modeStateOf(session.mode) };
+  const later = (): void => {
+    if (session.title !== undefined) app.notify(session.id, { sessionUpdate: "session_info_update", title: session.title });
+    if (!pending) return;
+    void app.models.settled().then((final) => {
+      const now = app.agent.session(session.id);
+      if (now !== undefined) app.notify(session.id, { sessionUpdate: "config_option_update", configOptions: configOptionsOf(choicesOf(app, now, final)) });
+    });
+  };
+  return { reply, later };
+};

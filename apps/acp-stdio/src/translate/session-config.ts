@@ -1,0 +1,61 @@
+/**
+ * A session's settings as the "full" surface shows them: two config options — the model (category
+ * `model`, Zed's model picker) and the permission mode (category `mode`) — and the same modes as a
+ * `SessionModeState` for clients that use `session/set_mode`.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import { PERMISSION_MODES, type PermissionMode } from "@mm/core";
+
+export const MODEL_OPTION_ID = "model";
+export const MODE_OPTION_ID = "mode";
+
+/** What a session's options are built from. */
+export type SessionChoices = {
+  /** The model its steps ask for. */
+  readonly model: string;
+  readonly mode: PermissionMode;
+  /** The models to offer (the current one is offered whatever). */
+  readonly models: readonly string[];
+};
+
+const modelIds = (choices: SessionChoices): readonly string[] =>
+  choices.models.includes(choices.model) ? choices.models : [choices.model, ...choices.models];
+
+/** Both options, with their current values. */
+export const configOptionsOf = (choices: SessionChoices): acp.SessionConfigOption[] => [
+  {
+    id: MODEL_OPTION_ID,
+    name: "Model",
+    description: "The model Bob asks, from the next model step on",
+    category: "model",
+    type: "select",
+    currentValue: choices.model,
+    options: modelIds(choices).map((id) => ({ value: id, name: id })),
+  },
+  {
+    id: MODE_OPTION_ID,
+    name: "Permissions",
+    description: "How much Bob asks before he acts",
+    category: "mode",
+    type: "select",
+    currentValue: choices.mode,
+    options: PERMISSION_MODES.map((m) => ({ value: m.id, name: m.name, description: m.description })),
+  },
+];
+
+/** The modes, for clients of `session/set_mode`. */
+export const modeStateOf = (mode: PermissionMode): acp.SessionModeState => ({
+  currentModeId: mode,
+  availableModes: PERMISSION_MODES.map((m) => ({ id: m.id, name: m.name, description: m.description })),
+});
+
+/** Whether `value` may be set for option `configId`: undefined when it may, else why not. */
+export const refusalOf = (choices: SessionChoices, configId: string, value: unknown): string | undefined => {
+  if (configId === MODEL_OPTION_ID) {
+    return typeof value === "string" && modelIds(choices).includes(value) ? undefined : `unknown model ${JSON.stringify(value)}: the models are ${modelIds(choices).join(", ")}`;
+  }
+  if (configId === MODE_OPTION_ID) {
+    return PERMISSION_MODES.some((m) => m.id === value) ? undefined : `unknown mode ${JSON.stringify(value)}: the modes are ${PERMISSION_MODES.map((m) => m.id).join(", ")}`;
+  }
+  return `unknown config option ${JSON.stringify(configId)}: the options are ${MODEL_OPTION_ID}, ${MODE_OPTION_ID}`;
+};

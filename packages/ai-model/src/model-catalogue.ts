@@ -1,0 +1,40 @@
+/**
+ * The models an OpenAI-compatible server offers (`GET <baseURL>/models`), for a model picker: asked
+ * once, with a short timeout; any failure (no such route, a refusal, a slow server, a body of another
+ * shape) is a one-line reason, and the caller falls back on its configured names.
+ */
+import { errAsync, ResultAsync } from "neverthrow";
+
+export type ModelCatalogueOptions = {
+  readonly baseURL: string;
+  readonly apiKey?: string | undefined;
+  /** How long to wait for the answer; 1,500 ms by default. */
+  readonly timeoutMs?: number;
+  readonly fetch?: typeof fetch;
+};
+
+const DEFAULT_TIMEOUT_MS = 1500;
+
+/** The model ids the server lists, sorted; never throws. */
+export const listModelIds = (options: ModelCatalogueOptions): ResultAsync<readonly string[], string> => {
+  let url: string;
+  try {
+    url = new URL(`${options.baseURL.replace(/\/+$/, "")}/models`).toString();
+  } catch {
+    return errAsync(`not a URL: ${options.baseURL}`);
+  }
+  const request = (options.fetch ?? fetch)(url, {
+    headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+    signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+  }).then(async (response) => {
+    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    const body: unknown = await response.json();
+    const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
+    if (!Array.isArray(data)) throw new Error("the answer holds no model list");
+    const ids = data.flatMap((m: unknown) => (typeof m === "object" && m !== null && typeof (m as { id?: unknown }).id === "string" ? [(m as { id: string }).id] : []));
+    return [...new Set(ids)].sort();
+  });
+  return ResultAsync.fromPromise(request, (error) =>
+    error instanceof Error && error.name === "TimeoutError" ? `no answer within ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms` : error instanceof Error ? error.message : String(error),
+  );
+};

@@ -1,0 +1,31 @@
+/**
+ * How much Bob asks before he acts, per session: `ask` (the spec's behaviour: every gated tool asks,
+ * unless the user chose "always allow" for it), `edits` (file reads and edits go through without
+ * asking; commands and other tools still ask), `all` (nothing asks).
+ */
+import type { Tool } from "../tools/tool.js";
+
+/** A session's permission mode. */
+export type PermissionMode = "ask" | "edits" | "all";
+
+/** The modes in the order a picker lists them, with what each allows in plain words. */
+export const PERMISSION_MODES: readonly { readonly id: PermissionMode; readonly name: string; readonly description: string }[] = [
+  { id: "ask", name: "Ask every time", description: "Asks before every command, file read and file edit (unless you chose “Always allow” for that tool)." },
+  {
+    id: "edits",
+    name: "Allow file reads and edits",
+    description: "Reads and edits files without asking; still asks before every command and any other tool.",
+  },
+  { id: "all", name: "Allow everything", description: "Runs every command and file operation without asking. Only for a project you can afford to lose." },
+];
+
+/** True for one of the modes' ids. */
+export const isPermissionMode = (value: unknown): value is PermissionMode => PERMISSION_MODES.some((mode) => mode.id === value);
+
+/** Whether a call of `tool` waits for the user under `mode` (given no "always allow" for it). */
+export const modeAsks = (mode: PermissionMode, tool: Tool): boolean => {
+  if (!tool.gated) return false;
+  if (mode === "all") return false;
+  if (mode === "edits") return tool.counts !== "file";
+  return true;
+};

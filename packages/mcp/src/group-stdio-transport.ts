@@ -1,0 +1,123 @@
+/**
+ * The stdio transport of an MCP server, in its own process group: newline-delimited JSON-RPC on its
+ * stdin/stdout, the tail of its stderr kept for the log. Closing it ends stdin, then sends TERM to the
+ * whole group, then KILL: an `npx` wrapper's children go too (the official transport signals the direct
+ * child only and leaves them running).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+
+const STDERR_TAIL_BYTES = 4096;
+const STDIN_GRACE_MS = 300;
+const TERM_GRACE_MS = 1000;
+
+export type GroupStdioOptions = {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+};
+
+const exited = (child: ChildProcess, ms: number): Promise<boolean> =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve(true)
+    : new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), ms);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+
+/** Signals the child's whole group; false when it is gone. */
+const signalGroup = (child: ChildProcess, signal: NodeJS.Signals): boolean => {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private stderrTail = "";
+  private closing = false;
+
+  constructor(private readonly options: GroupStdioOptions) {}
+
+  /** The last few KiB the server wrote on stderr. */
+  stderr(): string {
+    return this.stderrTail;
+  }
+
+  /** The process id (and group id) of the server, once started. */
+  pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(this.options.command, [...this.options.args], {
+      cwd: this.options.cwd,
+      env: this.options.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.child = child;
+    let buffer = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      buffer += chunk;
+      for (let newline = buffer.indexOf("\n"); newline !== -1; newline = buffer.indexOf("\n")) {
+        const line = buffer.slice(0, newline).trim();
+        buffer = buffer.slice(newline + 1);
+        if (line === "") continue;
+        try {
+          this.onmessage?.(JSON.parse(line) as JSONRPCMessage);
+        } catch (error) {
+          this.onerror?.(new Error(`not a JSON-RPC line: ${line.slice(0, 200)}`, { cause: error }));
+        }
+      }
+    });
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+    child.stdin?.on("error", () => undefined);
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", reject);
+    });
+    child.on("error", (error) => this.onerror?.(error));
+    child.once("exit", () => {
+      signalGroup(child, "SIGKILL");
+      this.onclose?.();
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (stdin === undefined || stdin === null || stdin.destroyed) throw new Error("the MCP server is not running");
+    await new Promise<void>((resolve, reject) => stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve())));
+  }
+
+  /** Ends stdin, then TERM to the group, then KILL; resolves once the server is gone. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (child === undefined || this.closing) return;
+    this.closing = true;
+    child.stdin?.end();
+    if (!(await exited(child, STDIN_GRACE_MS))) {
+      signalGroup(child, "SIGTERM");
+      if (!(await exited(child, TERM_GRACE_MS))) signalGroup(child, "SIGKILL");
+    }
+    signalGroup(child, "SIGKILL");
+  }
+
+  /** Kills the whole group at once (the agent is exiting). */
+  killNow(): void {
+    if (this.child !== undefined) signalGroup(this.child, "SIGKILL");
+  }
+}

@@ -1,0 +1,6 @@
+/** @mm/mcp — MCP servers as tools of @mm/core. */
+export { connectMcpServer, type McpConnectOptions, type McpConnection } from "./mcp-connection.js";
+export { kindOf, mcpTool, toolNameOf, type CallTool, type McpToolInfo } from "./mcp-tool.js";
+export { outcomeOf } from "./tool-result.js";
+export { nameSlug, type McpServerSpec } from "./server-spec.js";
+export { GroupStdioTransport, type GroupStdioOptions } from "./group-stdio-transport.js";

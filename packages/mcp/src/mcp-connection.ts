@@ -1,0 +1,94 @@
+/**
+ * One MCP server, connected: started (stdio in its own process group, or Streamable HTTP / SSE),
+ * initialised, its tools listed (all pages) and turned into core Tools. The official client is loaded
+ * on first use, so an agent without MCP servers never pays for it. Failures are one-line values.
+ */
+import { ResultAsync } from "neverthrow";
+import type { Tool } from "@mm/core";
+import { GroupStdioTransport } from "./group-stdio-transport.js";
+import { mcpTool, type McpToolInfo } from "./mcp-tool.js";
+import type { McpServerSpec } from "./server-spec.js";
+
+export type McpConnectOptions = {
+  /** Where a stdio server runs. */
+  readonly cwd: string;
+  /** The environment a stdio server starts from (the spec's variables are added to it). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** mm's version, told to the server. */
+  readonly clientVersion: string;
+  /** Longest wait for a server to start and list its tools. */
+  readonly startTimeoutMs: number;
+  /** Longest wait for one tool call. */
+  readonly callTimeoutMs: number;
+};
+
+/** A connected server and its tools. */
+export type McpConnection = {
+  readonly name: string;
+  readonly tools: readonly Tool[];
+  /** The tail of a stdio server's stderr ("" for HTTP). */
+  readonly stderr: () => string;
+  /** Called once when the server goes away by itself (not through `close`). */
+  readonly onLost: (listener: (reason: string) => void) => void;
+  /** Closes the connection; a stdio server's whole process group ends. */
+  readonly close: () => Promise<void>;
+  /** Kills a stdio server's group at once (the agent is exiting). */
+  readonly killNow: () => void;
+};
+
+type ClientModule = typeof import("@modelcontextprotocol/client");
+
+const oneLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
+
+const transportOf = (spec: McpServerSpec, mcp: ClientModule, options: McpConnectOptions) => {
+  if (spec.kind === "stdio") return new GroupStdioTransport({ command: spec.command, args: spec.args, cwd: options.cwd, env: { ...options.env, ...spec.env } });
+  const requestInit = { headers: { ...spec.headers } };
+  return spec.kind === "http" ? new mcp.StreamableHTTPClientTransport(new URL(spec.url), { requestInit }) : new mcp.SSEClientTransport(new URL(spec.url), { requestInit });
+};
+
+const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise<McpConnection> => {
+  const mcp = await import("@modelcontextprotocol/client");
+  const transport = transportOf(spec, mcp, options);
+  const client = new mcp.Client({ name: "mm", version: options.clientVersion });
+  let closing = false;
+  let lost: ((reason: string) => void) | undefined;
+  const stderr = (): string => (transport instanceof GroupStdioTransport ? transport.stderr() : "");
+  const kill = (): void => (transport instanceof GroupStdioTransport ? transport.killNow() : undefined);
+  try {
+    await client.connect(transport, { timeout: options.startTimeoutMs });
+    const infos: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: options.startTimeoutMs });
+      infos.push(...(page.tools as McpToolInfo[]));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    client.onclose = () => {
+      if (!closing) lost?.("the server stopped");
+    };
+    const call = (name: string, args: Readonly<Record<string, unknown>>, signal: AbortSignal) =>
+      client.callTool({ name, arguments: { ...args } }, { signal, timeout: options.callTimeoutMs, resetTimeoutOnProgress: true });
+    return {
+      name: spec.name,
+      tools: infos.map((info) => mcpTool(spec.name, info, call)),
+      stderr,
+      onLost: (listener) => void (lost = listener),
+      close: async () => {
+        closing = true;
+        await client.close().catch(() => undefined);
+        await transport.close().catch(() => undefined);
+      },
+      killNow: kill,
+    };
+  } catch (error) {
+    closing = true;
+    kill();
+    await transport.close().catch(() => undefined);
+    const tail = stderr().trim();
+    throw new Error(`${oneLine(error)}${tail !== "" ? ` (stderr: ${tail.split("\n").at(-1)!.slice(0, 200)})` : ""}`);
+  }
+};
+
+/** Connects one server; the error is one line (with the last line of its stderr when there is one). */
+export const connectMcpServer = (spec: McpServerSpec, options: McpConnectOptions): ResultAsync<McpConnection, string> =>
+  ResultAsync.fromPromise(connect(spec, options), oneLine);
