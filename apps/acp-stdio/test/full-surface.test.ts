@@ -38,7 +38,12 @@ describe("the full surface", () => {
       init: await agent.request("initialize", { protocolVersion: 1 }),
       created: await agent.request("session/new", { cwd: "/w", mcpServers: [] }),
     }));
-    expect(init.agentCapabilities).toEqual({ loadSession: true, sessionCapabilities: { close: {}, list: {}, resume: {}, delete: {} }, auth: { logout: {} } });
+    expect(init.agentCapabilities).toEqual({
+      loadSession: true,
+      sessionCapabilities: { close: {}, list: {}, resume: {}, delete: {} },
+      mcpCapabilities: { http: true, sse: true },
+      auth: { logout: {} },
+    });
     const model = created.configOptions?.find((o) => o.id === "model");
     expect(model).toMatchObject({ category: "model", type: "select", currentValue: "test-model" });
     expect((model as { options: { value: string }[] }).options.map((o) => o.value)).toEqual(["test-model", "big-model", "small-model"]);
@@ -199,7 +204,7 @@ describe("the full surface", () => {
     const t = inMemoryAcp({ config: full(false) });
     await t.run(async (agent) => {
       const init = await agent.request("initialize", { protocolVersion: 1 });
-      expect(init.agentCapabilities).toEqual({ sessionCapabilities: { close: {} }, auth: { logout: {} } });
+      expect(init.agentCapabilities).toEqual({ sessionCapabilities: { close: {} }, mcpCapabilities: { http: true, sse: true }, auth: { logout: {} } });
       for (const method of ["session/list", "session/resume", "session/delete", "session/load"]) {
         expect((await errorOf(agent.request(method, { sessionId: "x", cwd: "/w", mcpServers: [] }))).code).toBe(-32601);
       }

@@ -38,7 +38,7 @@ afterAll(async () => {
   installed?.remove();
 });
 
-type Manifest = { bundle: string; cache: string; provider: string; providerCache: string; node: string };
+type Manifest = { bundle: string; cache: string; provider: string; providerCache: string; mcpClient: string; node: string };
 const manifestOf = (packageDir: string): Manifest => JSON.parse(readFileSync(join(packageDir, "dist/mm-acp.json"), "utf8")) as Manifest;
 
 /** Runs one session and one prompt through `command`, as an editor would after reading the registry entry. */
@@ -72,7 +72,7 @@ describe("the packed package", () => {
   it("holds the bin, the bundle, its provider and code cache, README, LICENSE and the bundled packages' notices, and nothing to install", async () => {
     const { stdout } = await run("tar", ["-tzf", installed.tarball]);
     const manifest = manifestOf(installed.packageDir);
-    const inDist = [manifest.bundle, manifest.cache, manifest.provider, manifest.providerCache].map((file) => `package/dist/${file}`);
+    const inDist = [manifest.bundle, manifest.cache, manifest.provider, manifest.providerCache, manifest.mcpClient].map((file) => `package/dist/${file}`);
     expect(stdout.trim().split("\n").sort()).toEqual(
       [
         "package/LICENSE",

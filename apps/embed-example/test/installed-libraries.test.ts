@@ -102,13 +102,13 @@ describe("the libraries, installed from their tarballs outside the workspace", (
     expect(readdirSync(core).sort()).toEqual(["LICENSE", "README.md", "dist", "package.json"]);
   });
 
-  it("run a turn under plain node, ESM, no loader", async () => {
+  it("run a turn under plain node, ESM, no loader", { timeout: 30_000 }, async () => {
     writeFileSync(join(project, "turn.mjs"), RUN_A_TURN);
     const { stdout } = await run(process.execPath, ["turn.mjs"], { cwd: project });
     expect(JSON.parse(stdout)).toEqual({ result: { stopReason: "end_turn" }, text: "It has three words.", asked: ["read_file: a.txt"], history: 5 });
   });
 
-  it("run the README's embedding snippet word for word against an OpenAI-compatible server", async () => {
+  it("run the README's embedding snippet word for word against an OpenAI-compatible server", { timeout: 30_000 }, async () => {
     const readme = readFileSync(join(WORKSPACE, "README.md"), "utf8");
     const snippet = /## Embedding the core[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(snippet).toContain("createAgent(");
@@ -154,5 +154,5 @@ describe("the libraries, installed from their tarballs outside the workspace", (
       (error: { stdout?: string }) => error.stdout ?? String(error),
     );
     expect(checked).toBe("");
-  });
+  }, 60_000);
 });

@@ -125,6 +125,15 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
     warn: onceEach(problem),
   };
   const find = (id: string): LiveSession | undefined => state.sessions.get(id);
+  /** Runs `change` on a live session and answers its snapshot after. */
+  const updated = (id: string, change: (live: LiveSession) => Promise<void>): ResultAsync<SessionInfo, UnknownSession> => {
+    const live = find(id);
+    if (live === undefined) return errAsync({ kind: "unknown-session", sessionId: id });
+    return okAsync(undefined).map(async () => {
+      await change(live);
+      return infoOf(live);
+    });
+  };
   return {
     startSession: async (cwd, options) => infoOf(await startSession(state, cwd, options)),
     loadSession: (cwd, id, options) => loadSession(state, cwd, id, options).map(({ live, replay }) => ({ session: infoOf(live), replay })),
@@ -151,22 +160,8 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
     },
     whenIdle: () => state.queue.idle(),
     commands: () => availableCommands(deps.skills.list()),
-    changeSettings: (id, change) => {
-      const live = find(id);
-      if (live === undefined) return errAsync({ kind: "unknown-session", sessionId: id });
-      return okAsync(undefined).map(async () => {
-        await changeSettings(state, live, change);
-        return infoOf(live);
-      });
-    },
-    setSessionTools: (id, tools) => {
-      const live = find(id);
-      if (live === undefined) return errAsync({ kind: "unknown-session", sessionId: id });
-      return okAsync(undefined).map(async () => {
-        await replaceSessionTools(state, live, tools);
-        return infoOf(live);
-      });
-    },
+    changeSettings: (id, change) => updated(id, (live) => changeSettings(state, live, change)),
+    setSessionTools: (id, tools) => updated(id, (live) => replaceSessionTools(state, live, tools)),
     closeSession: (id) => {
       const live = find(id);
       if (live === undefined) return false;
