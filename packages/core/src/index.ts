@@ -15,6 +15,7 @@ export {
   type LoadedSession,
   type PromptResult,
   type SessionInfo,
+  type SessionRefused,
   type SessionOptions,
   type UnknownSession,
 } from "./agent/index.js";

@@ -1,20 +1,54 @@
-/** Saves a session through the store when there is one; a failed save is logged, never fatal. */
+/**
+ * Keeping sessions on disk through the store, when there is one: holding a session before changing
+ * it, saving it as a turn goes and when it ends, and telling the user, once per turn, when it could not
+ * be saved. A failed save is never fatal: the history stays in memory and the next save writes it all.
+ */
 import type { History } from "../history/message.js";
-import { describeStoreError } from "../ports/session-store.js";
+import { describeStoreError, type StoreError } from "../ports/session-store.js";
+import type { Emit } from "../turn/events.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 
-/** Saves a history under `id`; true when it was written. */
-export const saveHistory = async (state: AgentState, id: string, cwd: string, createdAt: number, history: History): Promise<boolean> => {
+/** Saves a history under `id` (holding that session); the store's error when it could not. */
+export const saveHistory = async (state: AgentState, id: string, cwd: string, createdAt: number, history: History): Promise<StoreError | undefined> => {
   const store = state.deps.store;
-  if (store === undefined) return false;
+  if (store === undefined) return undefined;
   const saved = await store.save({ id, cwd, createdAt, updatedAt: state.deps.clock.now(), history });
-  if (saved.isErr()) state.log(`session ${id}: could not save: ${describeStoreError(saved.error)}`);
-  return saved.isOk();
+  return saved.isErr() ? saved.error : undefined;
 };
 
-/** Saves the session, unless a load has replaced it since (the loaded one is the truth). */
-export const persistSession = async (state: AgentState, live: LiveSession): Promise<void> => {
-  if (state.sessions.get(live.session.id) !== live) return;
-  const { id, cwd, createdAt, history } = live.session;
-  await saveHistory(state, id, cwd, createdAt, history);
+/**
+ * Saves the live session, or `history` (the turn's so far) in its place, unless a load has replaced it
+ * since (the loaded one is the truth). Remembers whether the session is on disk; logs each new problem.
+ */
+export const persistSession = async (state: AgentState, live: LiveSession, history: History = live.session.history): Promise<void> => {
+  if (state.deps.store === undefined || state.sessions.get(live.session.id) !== live) return;
+  const { id, cwd, createdAt } = live.session;
+  const error = await saveHistory(state, id, cwd, createdAt, history);
+  const problem = error === undefined ? undefined : describeStoreError(error);
+  if (problem !== undefined && problem !== live.saveProblem) state.log(`session ${id}: could not save: ${problem}`);
+  if (problem === undefined && live.saveProblem !== undefined) state.log(`session ${id}: saved again`);
+  live.saveProblem = problem;
+};
+
+/** One line at the end of a prompt whose session is not on disk (the editor would otherwise show a normal end). */
+export const tellUnsaved = (live: LiveSession, emit: Emit): void => {
+  if (live.saveProblem !== undefined) emit({ type: "notice", text: `\n[session not saved: ${live.saveProblem}]\n` });
+};
+
+/**
+ * Makes sure this process may change the session before a prompt runs: the reason it may not (another
+ * process holds it, or changed it on disk), else undefined. Other problems (a read-only disk) do not
+ * stop the prompt: its saves will fail and say so.
+ */
+export const holdSession = async (state: AgentState, live: LiveSession): Promise<string | undefined> => {
+  const store = state.deps.store;
+  if (store === undefined) return undefined;
+  const held = await store.hold(live.session.cwd, live.session.id);
+  if (held.isOk()) return undefined;
+  const reason = describeStoreError(held.error);
+  if (held.error.kind === "busy" || held.error.kind === "conflict") {
+    state.log(`session ${live.session.id}: prompt refused: ${reason}`);
+    return reason;
+  }
+  return undefined;
 };

@@ -1,22 +1,46 @@
 /** `/new` and `/compact` as a session sees them: history changes, the one-line chunk, the log line. */
 import { compactHistory, compactionLine } from "../compaction/compact-history.js";
 import { newCommandLine, runNewCommand } from "../commands/new-command.js";
+import type { History } from "../history/message.js";
+import { describeStoreError } from "../ports/session-store.js";
 import { newSessionId } from "../session/session-id.js";
 import type { Emit } from "../turn/events.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
-import { persistSession, saveHistory } from "./persist.js";
+import { persistSession, saveHistory, tellUnsaved } from "./persist.js";
 
-/** `/new`: keeps the conversation under a new id (with a store), resets the history, says so. */
+/**
+ * Keeps the conversation so far under a new id (then lets other processes have that session); the
+ * reason it could not, if so.
+ */
+const keepPrevious = async (state: AgentState, live: LiveSession, previous: History): Promise<string | undefined> => {
+  const store = state.deps.store;
+  if (store === undefined) return undefined;
+  const { id, cwd, createdAt } = live.session;
+  const keptAs = newSessionId(state.deps.clock, state.deps.random);
+  const error = await saveHistory(state, keptAs, cwd, createdAt, previous);
+  await store.release(cwd, keptAs);
+  if (error !== undefined) return describeStoreError(error);
+  state.log(`session ${id}: previous conversation kept as ${keptAs}`);
+  return undefined;
+};
+
+/**
+ * `/new`: keeps the conversation under a new id (with a store), resets the history, says so. When the
+ * conversation could not be kept, nothing is reset: the line says why, and the history stays.
+ */
 export const newCommand = async (state: AgentState, live: LiveSession, emit: Emit): Promise<void> => {
-  const { id, cwd, createdAt, history } = live.session;
+  const { id, history } = live.session;
   const result = runNewCommand(history);
-  if (state.deps.store !== undefined && result.previous !== undefined) {
-    const keptAs = newSessionId(state.deps.clock, state.deps.random);
-    if (await saveHistory(state, keptAs, cwd, createdAt, result.previous)) state.log(`session ${id}: previous conversation kept as ${keptAs}`);
+  const notKept = result.previous === undefined ? undefined : await keepPrevious(state, live, result.previous);
+  if (notKept !== undefined) {
+    emit({ type: "notice", text: `[new: failed, history kept: the conversation so far could not be saved: ${notKept}]` });
+    state.log(`session ${id}: /new failed, history kept: ${notKept}`);
+    return;
   }
   live.session = { ...live.session, history: result.history, lastInputTokens: undefined };
   await persistSession(state, live);
   emit({ type: "notice", text: newCommandLine(result.forgotten) });
+  tellUnsaved(live, emit);
   state.log(`session ${id}: new session, ${result.forgotten} message(s) forgotten`);
 };
 
@@ -27,5 +51,6 @@ export const compactCommand = async (state: AgentState, live: LiveSession, emit:
   await persistSession(state, live);
   const line = compactionLine(result);
   emit({ type: "compaction", outcome: result.kind, line, summary: result.kind === "compacted" ? result.summary : undefined });
+  tellUnsaved(live, emit);
   state.log(`session ${live.session.id}: /compact — ${line}`);
 };
