@@ -38,7 +38,7 @@ const turn = (n: number, calls = 2): Message[] => [
 ];
 
 /** Saves the history one message at a time, as a turn does. */
-const saveStepwise = async (s: ReturnType<typeof store>, from: History, to: History) => {
+const saveStepwise = async (s: ReturnType<typeof store>, from: readonly Message[], to: History) => {
   for (let n = from.length + 1; n <= to.length; n++) expect((await s.save(sessionOf(to.slice(0, n) as unknown as History, 2_000 + n))).isOk()).toBe(true);
 };
 
@@ -126,13 +126,29 @@ describe("jsonSessionStore: appending", () => {
     expect(JSON.parse(await readFile(documentPath(), "utf8")).messages).toEqual(history);
   });
 
-  it("something else at the journal's path is a conflict: never written through, nothing changed", async () => {
+  it("something else at the journal's path is never written through: the document is rewritten whole instead", async () => {
     const s = store();
     const base: History = [systemMessage("s"), userMessage("a")];
     await s.save(sessionOf(base));
     await mkdir(journalPath());
-    expect((await s.save(sessionOf([...base, assistantMessage("b")])))._unsafeUnwrapErr().kind).toBe("conflict");
+    const more: History = [...base, assistantMessage("b")];
+    expect((await s.save(sessionOf(more))).isOk()).toBe(true);
+    const all: History = [...more, userMessage("c")];
+    expect((await s.save(sessionOf(all))).isOk()).toBe(true);
     expect(await readdir(journalPath())).toEqual([]);
+    expect(JSON.parse(await readFile(documentPath(), "utf8")).messages).toEqual(all);
+  });
+
+  it("a document removed or replaced by something else is written again whole at the next save", async () => {
+    const s = store();
+    const base: History = [systemMessage("s"), userMessage("a")];
+    await s.save(sessionOf(base));
+    await s.save(sessionOf([...base, assistantMessage("b")]));
+    await rm(documentPath());
+    const all: History = [...base, assistantMessage("b"), userMessage("c")];
+    expect((await s.save(sessionOf(all))).isOk()).toBe(true);
+    expect(await readdir(dir())).not.toContain(`${ID}.journal`);
+    expect((await loadFresh()).loaded.history).toEqual(all);
   });
 });
 

@@ -10,9 +10,9 @@ import { reasonOf } from "./errno.js";
 import { decodeSessionFile } from "./json-session-document.js";
 import { currentOwner, describeOwner, ownerAlive, type LockOwner } from "./process-identity.js";
 import { checkSessionsDir, prepareSessionsDir, readRegularFile, sameStamp, stampFile } from "./session-files.js";
-import { journalLines, readJournal } from "./session-journal.js";
+import { readJournal } from "./session-journal.js";
 import { dropLock, stillHeld, takeLock, type HeldLock, type LockParty } from "./session-lock.js";
-import { appendToJournal, closeJournal, encodeRewrite, rewriteDocument, type Kept, type SessionPaths } from "./session-writes.js";
+import { appendToJournal, closeJournal, encodeRewrite, planWrite, rewriteDocument, type Kept, type SessionPaths } from "./session-writes.js";
 import { repairJournal } from "./session-repair.js";
 
 /** Options of {@link jsonSessionStore}. */
@@ -24,9 +24,6 @@ export type JsonSessionStoreOptions = {
   /** Whether a lock's holder still runs; by default from /proc (pid, start time, boot id) or `kill(pid, 0)`. */
   readonly alive?: (owner: LockOwner) => boolean;
 };
-
-/** A journal this long next to a document (or 1 MiB for small ones) is folded into it at the next save. */
-const FOLD_MIN_BYTES = 1 << 20;
 
 /** What the store knows of one session: its files, the lock it holds, what it last wrote or read. */
 type Slot = { readonly dir: string; readonly paths: SessionPaths; lock: HeldLock | undefined; kept: Kept | undefined };
@@ -54,20 +51,21 @@ const perKeyQueue = () => {
 const settled = <T>(id: string, promise: Promise<Result<T, StoreError>>): ResultAsync<T, StoreError> =>
   new ResultAsync(promise.catch((error: unknown) => err(io(id, `session store failed: ${reasonOf(error)}`))));
 
-/** Whether the files are still as this process left them; a `conflict` naming what changed if not. */
-const unchangedOnDisk = async (slot: Slot, kept: Kept, id: string): Promise<Result<void, StoreError>> => {
+/** Whether the files are still as this process left them (their stamps), without reading them. */
+const stampsUnchanged = async (slot: Slot, kept: Kept): Promise<Result<boolean, string>> => {
   const document = await stampFile(slot.paths.document);
-  if (document.isErr()) return err(io(id, document.error));
+  if (document.isErr()) return err(document.error);
   const journal = await stampFile(slot.paths.journal);
-  if (journal.isErr()) return err(io(id, journal.error));
+  if (journal.isErr()) return err(journal.error);
   const expected = kept.journal;
   const journalSame =
     expected === undefined
       ? journal.value === "absent" || kept.broken
       : journal.value !== "absent" && journal.value.ino === expected.ino && (kept.broken || journal.value.size === expected.bytes);
-  if (sameStamp(document.value, kept.document) && journalSame) return ok(undefined);
-  return err({ kind: "conflict", id, message: "the session's files were changed by another process since this one read or wrote them" });
+  return ok(sameStamp(document.value, kept.document) && journalSame);
 };
+
+const CONFLICT = "the session was changed on disk by another process since this one read or wrote it";
 
 /** The SessionStore port on local files. No method throws or rejects. */
 export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore => {
@@ -99,34 +97,49 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     return err(problem.kind === "busy" ? { kind: "busy", id, holder: describeOwner(problem.holder, self) } : io(id, problem.message));
   };
 
+  /**
+   * How the session's files compare with what this process last wrote or read: `same`; `damaged`
+   * (removed, replaced by a link or by something that is not this session, or holding what this
+   * process has anyway): the next save rewrites them; or a `conflict`: they hold another version of
+   * the session, written by someone else, which a save would lose.
+   */
+  const onDisk = async (slot: Slot, kept: Kept, id: string): Promise<Result<"same" | "damaged", StoreError>> => {
+    const unchanged = await stampsUnchanged(slot, kept);
+    if (unchanged.isErr()) return err(io(id, unchanged.error));
+    if (unchanged.value) return ok("same");
+    const found = await readSession(slot, id, false);
+    if (found.isErr()) return ok("damaged");
+    const theirs = found.value.session.history;
+    return JSON.stringify(theirs) === JSON.stringify(kept.session.history) ? ok("damaged") : err({ kind: "conflict", id, message: CONFLICT });
+  };
+
   const save = async (slot: Slot, session: StoredSession): Promise<Result<void, StoreError>> => {
     const { id } = session;
     const kept = slot.kept;
-    const canAppend = kept !== undefined && kept.generation !== undefined && !kept.broken && kept.session.cwd === session.cwd && kept.session.createdAt === session.createdAt;
-    const lines = canAppend ? journalLines(kept.session.history, session.history, session.updatedAt) : undefined;
-    if (lines !== undefined && lines.isErr()) return err(io(id, lines.error));
-    if (lines !== undefined && lines.value === "") return ok(undefined);
-    const documentBytes = kept === undefined || kept.document === "absent" ? 0 : kept.document.size;
-    const append = lines !== undefined && (kept?.journal?.bytes ?? 0) + Buffer.byteLength(lines.value) <= Math.max(FOLD_MIN_BYTES, documentBytes);
-    const encoded = append ? undefined : encodeRewrite(session);
-    if (encoded !== undefined && encoded.isErr()) return err(io(id, encoded.error));
-    const rewrite = encoded?.value;
-
+    const planned = planWrite(kept, session);
+    if (planned.isErr()) return err(io(id, planned.error));
+    let plan = planned.value;
+    if (plan === "nothing") return ok(undefined);
     const prepared = await prepareSessionsDir(slot.dir);
     if (prepared.isErr()) return err(io(id, prepared.error));
     const locked = await lock(slot, id);
     if (locked.isErr() && locked.error.kind === "busy") return locked;
     if (kept !== undefined) {
-      const unchanged = await unchangedOnDisk(slot, kept, id);
-      if (unchanged.isErr()) return unchanged;
+      const state = await onDisk(slot, kept, id);
+      if (state.isErr()) return err(state.error);
+      if (state.value === "damaged" && plan.kind === "append") {
+        const rewrite = encodeRewrite(session);
+        if (rewrite.isErr()) return err(io(id, rewrite.error));
+        plan = { kind: "rewrite", rewrite: rewrite.value };
+      }
     }
-    if (append && kept !== undefined && kept.generation !== undefined && lines !== undefined) {
-      const appended = await appendToJournal(slot.paths, { ...kept, generation: kept.generation }, session, lines.value);
+    if (plan.kind === "append" && kept?.generation !== undefined) {
+      const appended = await appendToJournal(slot.paths, { ...kept, generation: kept.generation }, session, plan.lines);
       slot.kept = appended.kept;
       return appended.error === undefined ? ok(undefined) : err(io(id, appended.error));
     }
-    if (rewrite === undefined) return err(io(id, "nothing to write"));
-    const rewritten = await rewriteDocument(slot.paths, kept, rewrite);
+    if (plan.kind !== "rewrite") return err(io(id, "session store: no document to write"));
+    const rewritten = await rewriteDocument(slot.paths, kept, plan.rewrite);
     if (rewritten.isErr()) return err(io(id, rewritten.error));
     slot.kept = rewritten.value;
     return ok(undefined);
@@ -175,7 +188,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     if (!dir.value) return ok(undefined);
     const locked = await lock(slot, id);
     if (locked.isErr()) return locked;
-    return slot.kept === undefined ? ok(undefined) : unchangedOnDisk(slot, slot.kept, id);
+    return slot.kept === undefined ? ok(undefined) : (await onDisk(slot, slot.kept, id)).map(() => undefined);
   };
 
   const release = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
@@ -183,7 +196,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     let folded: Result<void, StoreError> = ok(undefined);
     const ours = slot.lock !== undefined && (await stillHeld(slot.paths.lock, slot.lock));
     if (kept !== undefined && ours && (kept.journal !== undefined || kept.broken)) {
-      const unchanged = await unchangedOnDisk(slot, kept, id);
+      const unchanged = (await onDisk(slot, kept, id)).map(() => undefined);
       const rewrite = encodeRewrite(kept.session);
       folded = unchanged.isErr()
         ? unchanged

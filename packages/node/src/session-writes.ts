@@ -12,7 +12,7 @@ import type { StoredSession } from "@mm/core";
 import { errorCode, reasonOf } from "./errno.js";
 import { encodeSessionDocument } from "./json-session-document.js";
 import { stampFile, syncDir, writeAtomically, type FileStamp } from "./session-files.js";
-import { journalHeader } from "./session-journal.js";
+import { journalHeader, journalLines } from "./session-journal.js";
 
 /** The journal as this process left it. */
 export type JournalState = {
@@ -89,11 +89,11 @@ export const appendToJournal = async (
     return { kept: { ...kept, session, journal: { ino, bytes: before + payload.length, handle } } };
   } catch (error) {
     const message = `cannot write ${paths.journal}: ${reasonOf(error)}`;
-    if (handle === undefined) return { kept, error: message };
+    if (handle === undefined) return { kept: { ...kept, broken: create && (await stampFile(paths.journal)).map((s) => s !== "absent").unwrapOr(true) }, error: message };
     if (create) {
       await handle.close().catch(() => undefined);
       await unlink(paths.journal).catch(() => undefined);
-      return { kept, error: message };
+      return { kept: { ...kept, broken: (await stampFile(paths.journal)).map((s) => s !== "absent").unwrapOr(true) }, error: message };
     }
     const undone = await handle.truncate(before).then(
       () => true,
@@ -101,6 +101,29 @@ export const appendToJournal = async (
     );
     return { kept: { ...kept, broken: kept.broken || !undone, journal: { ...kept.journal!, handle } }, error: message };
   }
+};
+
+/** A journal this long next to a document (or 1 MiB for small ones) is folded into it at the next save. */
+const FOLD_MIN_BYTES = 1 << 20;
+
+/** What a save writes: nothing, lines appended to the journal, or the whole document. */
+export type WritePlan = "nothing" | { readonly kind: "append"; readonly lines: string } | { readonly kind: "rewrite"; readonly rewrite: Rewrite };
+
+/**
+ * What saving `session` takes, from what this process last wrote or read (`kept`): an append when it
+ * only adds to it and the journal stays smaller than the document (and 1 MiB), else a rewrite. Fails
+ * (before anything is written) when the session cannot be serialised.
+ */
+export const planWrite = (kept: Kept | undefined, session: StoredSession): Result<WritePlan, string> => {
+  const appendable = kept !== undefined && kept.generation !== undefined && !kept.broken && kept.session.cwd === session.cwd && kept.session.createdAt === session.createdAt;
+  const lines = appendable ? journalLines(kept.session.history, session.history, session.updatedAt) : undefined;
+  if (lines !== undefined && lines.isErr()) return err(lines.error);
+  if (lines !== undefined && lines.value === "") return ok("nothing");
+  const documentBytes = kept === undefined || kept.document === "absent" ? 0 : kept.document.size;
+  if (lines !== undefined && (kept?.journal?.bytes ?? 0) + Buffer.byteLength(lines.value) <= Math.max(FOLD_MIN_BYTES, documentBytes)) {
+    return ok({ kind: "append", lines: lines.value });
+  }
+  return encodeRewrite(session).map((rewrite) => ({ kind: "rewrite", rewrite }));
 };
 
 /** A whole document ready to be written: its text and its new generation. */
