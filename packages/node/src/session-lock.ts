@@ -11,8 +11,8 @@ import { err, ok, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "./errno.js";
 import { sameOwner, type LockOwner } from "./process-identity.js";
 
-/** A lock this process holds: the lock file's identity. */
-export type HeldLock = { readonly dev: number; readonly ino: number };
+/** A lock this process holds: the lock file's identity and what it says. */
+export type HeldLock = { readonly dev: number; readonly ino: number; readonly text: string };
 
 /** Why a lock could not be taken. */
 export type LockProblem = { readonly kind: "busy"; readonly holder: LockOwner } | { readonly kind: "io"; readonly message: string };
@@ -32,7 +32,9 @@ const ownerOf = (text: string): LockOwner | undefined => {
   }
 };
 
-const stampOf = async (path: string): Promise<HeldLock | undefined> => {
+type Stamp = { readonly dev: number; readonly ino: number };
+
+const stampOf = async (path: string): Promise<Stamp | undefined> => {
   try {
     const info = await lstat(path);
     return info.isFile() ? { dev: info.dev, ino: info.ino } : undefined;
@@ -41,17 +43,23 @@ const stampOf = async (path: string): Promise<HeldLock | undefined> => {
   }
 };
 
-/** Whether the lock file at `path` is still the one this process took. */
+const textOf = (owner: LockOwner): string => `${JSON.stringify(owner)}\n`;
+
+/**
+ * Whether the lock file at `path` is still the one this process took: the same file, still naming
+ * this process (a file number alone could be a new lock reusing a removed one's inode).
+ */
 export const stillHeld = async (path: string, held: HeldLock): Promise<boolean> => {
   const now = await stampOf(path);
-  return now !== undefined && now.dev === held.dev && now.ino === held.ino;
+  if (now === undefined || now.dev !== held.dev || now.ino !== held.ino) return false;
+  return (await readFile(path, "utf8").catch(() => undefined)) === held.text;
 };
 
 const writeTemp = async (path: string, owner: LockOwner): Promise<string> => {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, "wx", 0o600);
   try {
-    await handle.writeFile(`${JSON.stringify(owner)}\n`, "utf8");
+    await handle.writeFile(textOf(owner), "utf8");
   } finally {
     await handle.close();
   }
@@ -77,7 +85,7 @@ export const takeLock = async (path: string, party: LockParty): Promise<Result<H
         const text = await readFile(path, "utf8").catch((e: unknown) => (errorCode(e) === "ENOENT" ? undefined : Promise.reject(e)));
         if (before === undefined || text === undefined) continue;
         const holder = ownerOf(text);
-        if (holder !== undefined && sameOwner(holder, party.self)) return ok(before);
+        if (holder !== undefined && sameOwner(holder, party.self)) return ok({ ...before, text });
         if (holder !== undefined && party.alive(holder)) return err({ kind: "busy", holder });
         const still = await stampOf(path);
         if (still === undefined || still.ino !== before.ino) continue;
@@ -85,7 +93,7 @@ export const takeLock = async (path: string, party: LockParty): Promise<Result<H
         temp = undefined;
       }
       const taken = await stampOf(path);
-      if (taken !== undefined) return ok(taken);
+      if (taken !== undefined) return ok({ ...taken, text: textOf(party.self) });
     }
     return err({ kind: "io", message: `cannot take the lock ${path}: it keeps changing` });
   } catch (error) {
