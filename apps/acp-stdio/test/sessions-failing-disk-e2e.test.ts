@@ -48,7 +48,7 @@ const chunksSince = (agent: SpawnedAgent, from: number) =>
 
 const prompt = async (agent: SpawnedAgent, client: acp.ClientContext, sessionId: string, words: string) => {
   const from = agent.updates.length;
-  const { stopReason } = await client.request("session/prompt", say(sessionId, words));
+  const { stopReason } = (await client.request("session/prompt", say(sessionId, words))) as acp.PromptResponse;
   const chunks = chunksSince(agent, from);
   return { stopReason, chunks, notices: chunks.filter((c) => c.includes("[session not saved")) };
 };

@@ -56,7 +56,9 @@ const open = (agent: SpawnedAgent) => {
   return ready.then(() => ({ client, close: async () => (finish(), await stop(agent)) }));
 };
 
-const say = (sessionId: string, words: string) => ({ sessionId, prompt: [{ type: "text" as const, text: words }] });
+const say = (sessionId: string, words: string): acp.PromptRequest => ({ sessionId, prompt: [{ type: "text", text: words }] });
+const stopReasonOf = async (client: acp.ClientContext, sessionId: string, words: string): Promise<string> =>
+  ((await client.request("session/prompt", say(sessionId, words))) as acp.PromptResponse).stopReason;
 type RpcError = { code: number; data: { sessionId: string; error: string } };
 const refusal = (promise: Promise<unknown>): Promise<RpcError | undefined> => promise.then(() => undefined, (e: RpcError) => e);
 const userTexts = (agent: SpawnedAgent, sessionId: string) =>
@@ -79,12 +81,12 @@ describe("one session in two processes", () => {
       const prompted = await refusal(other.client.request("session/prompt", say(sessionId, "sneaky")));
       expect(prompted?.code).toBe(-32602);
       if (order === "prompts after") await holder.client.request("session/prompt", say(sessionId, "one"));
-      expect((await holder.client.request("session/prompt", say(sessionId, "two"))).stopReason).toBe("end_turn");
+      expect(await stopReasonOf(holder.client, sessionId, "two")).toBe("end_turn");
       await holder.close();
       expect(readdirSync(sessionsDir())).toEqual([`${sessionId}.json`]);
       expect(await other.client.request("session/load", { sessionId, cwd, mcpServers: [] })).toEqual({});
       expect(userTexts(b, sessionId)).toEqual(["one", "two"]);
-      expect((await other.client.request("session/prompt", say(sessionId, "three"))).stopReason).toBe("end_turn");
+      expect(await stopReasonOf(other.client, sessionId, "three")).toBe("end_turn");
       await other.close();
       expect(server.requests.map((r) => lastUserText(r.body))).toEqual(["one", "two", "three"]);
       expect(b.stderr()).toContain(`session "${sessionId}": load failed: session is open in another mm process, pid ${a.child.pid}`);
@@ -148,7 +150,7 @@ describe("one session in two processes", () => {
       const again = await refusal(first.client.request("session/prompt", say(sessionId, "from a, later")));
       expect(again?.data.error).toMatch(/changed on disk by another process.*; load the session again$/);
       expect(await first.client.request("session/load", { sessionId, cwd, mcpServers: [] })).toEqual({});
-      expect((await first.client.request("session/prompt", say(sessionId, "from a, reloaded"))).stopReason).toBe("end_turn");
+      expect(await stopReasonOf(first.client, sessionId, "from a, reloaded")).toBe("end_turn");
       await first.close();
       const reader = start();
       await reader.run((client) => client.request("session/load", { sessionId, cwd, mcpServers: [] }));
