@@ -56,9 +56,9 @@ const prompt = async (agent: SpawnedAgent, client: acp.ClientContext, sessionId:
 /** The session's history as the files hold it now (document plus journal), read without any agent. */
 const onDisk = (dir: string, sessionId: string) => {
   const document = decodeSessionFile(readFileSync(join(dir, `${sessionId}.json`), "utf8"), sessionId)._unsafeUnwrap();
-  let journal: Buffer | undefined;
+  let journal: string | undefined;
   try {
-    journal = readFileSync(join(dir, `${sessionId}.journal`));
+    journal = readFileSync(join(dir, `${sessionId}.journal`), "utf8");
   } catch {
     journal = undefined;
   }

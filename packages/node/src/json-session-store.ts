@@ -12,7 +12,8 @@ import { currentOwner, describeOwner, ownerAlive, type LockOwner } from "./proce
 import { checkSessionsDir, prepareSessionsDir, readRegularFile, sameStamp, stampFile } from "./session-files.js";
 import { readJournal } from "./session-journal.js";
 import { dropLock, stillHeld, takeLock, type HeldLock, type LockParty } from "./session-lock.js";
-import { appendToJournal, closeJournal, encodeRewrite, planWrite, rewriteDocument, type Kept, type SessionPaths } from "./session-writes.js";
+import { appendToJournal, closeJournal } from "./session-journal-file.js";
+import { encodeRewrite, planWrite, rewriteDocument, type Kept, type SessionPaths } from "./session-writes.js";
 import { repairJournal } from "./session-repair.js";
 
 /** Options of {@link jsonSessionStore}. */
@@ -120,8 +121,10 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     if (planned.isErr()) return err(io(id, planned.error));
     let plan = planned.value;
     if (plan === "nothing") return ok(undefined);
-    const prepared = await prepareSessionsDir(slot.dir);
-    if (prepared.isErr()) return err(io(id, prepared.error));
+    if (plan.kind === "rewrite") {
+      const prepared = await prepareSessionsDir(slot.dir);
+      if (prepared.isErr()) return err(io(id, prepared.error));
+    }
     const locked = await lock(slot, id);
     if (locked.isErr() && locked.error.kind === "busy") return locked;
     if (kept !== undefined) {
@@ -167,19 +170,19 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
 
   const readSession = async (slot: Slot, id: string, holding: boolean): Promise<Result<Kept, StoreError>> => {
     const stamp = await stampFile(slot.paths.document);
-    const source = await readRegularFile(slot.paths.document, "session file");
+    const source = await readRegularFile(slot.paths.document, "session file", "utf8");
     if (source.isErr()) return err(io(id, source.error));
     if (source.value === undefined || stamp.isErr() || stamp.value === "absent") return err({ kind: "not-found", id });
-    const decoded = decodeSessionFile(source.value.toString("utf8"), id);
+    const decoded = decodeSessionFile(source.value, id);
     if (decoded.isErr()) return err({ ...decoded.error, id });
     const { session, generation } = decoded.value;
     const base: Kept = { session, generation, document: stamp.value, journal: undefined, broken: false };
-    const journal = await readRegularFile(slot.paths.journal, "session journal");
+    const journal = await readRegularFile(slot.paths.journal, "session journal", "utf8");
     if (journal.isErr()) return err(io(id, journal.error));
     if (journal.value === undefined) return ok(base);
     const reading = readJournal(journal.value, session, generation);
     if (reading.isErr()) return err({ ...reading.error, id });
-    return ok(await repairJournal(slot.paths.journal, base, reading.value, journal.value.length, holding));
+    return ok(await repairJournal(slot.paths.journal, base, reading.value, holding));
   };
 
   const hold = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {

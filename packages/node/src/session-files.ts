@@ -4,7 +4,7 @@
  * of a file as this process last saw it (to notice another writer).
  */
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from "node:fs";
 import { lstat, open, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
@@ -79,32 +79,36 @@ export const writeAtomically = async (target: string, text: string): Promise<Res
   return syncDir(dir);
 };
 
-/** A regular file's bytes, never through a symlink nor blocking on a FIFO; undefined when it does not exist. */
-export const readRegularFile = async (path: string, what: string): Promise<Result<Buffer | undefined, string>> => {
-  let handle: FileHandle | undefined;
+/**
+ * A regular file's content, never through a symlink nor blocking on a FIFO; undefined when it does not
+ * exist. Read synchronously: Node decodes UTF-8 natively on that path (half the time of a Buffer's
+ * `toString` for a 10 MB session), and the read is what the caller waits for anyway.
+ */
+export const readRegularFile = async <E extends "utf8" | "buffer">(path: string, what: string, encoding: E): Promise<Result<(E extends "utf8" ? string : Buffer) | undefined, string>> => {
+  let fd: number | undefined;
   try {
-    const info = await lstat(path);
-    if (info.isSymbolicLink()) return err(`${what} is a symlink: ${path}`);
-    handle = await open(path, READ_FLAGS);
-    if (!(await handle.stat()).isFile()) return err(`${what} is not a regular file: ${path}`);
-    return ok(await handle.readFile());
+    if (lstatSync(path).isSymbolicLink()) return err(`${what} is a symlink: ${path}`);
+    fd = openSync(path, READ_FLAGS);
+    if (!fstatSync(fd).isFile()) return err(`${what} is not a regular file: ${path}`);
+    const content = encoding === "utf8" ? readFileSync(fd, "utf8") : readFileSync(fd);
+    return ok(content as E extends "utf8" ? string : Buffer);
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT") return ok(undefined);
     if (code === "ELOOP") return err(`${what} is a symlink: ${path}`);
     return err(`cannot read ${path}: ${reasonOf(error)}`);
   } finally {
-    await handle?.close().catch(() => undefined);
+    if (fd !== undefined) closeSync(fd);
   }
 };
 
 /** What identifies a version of a file: a rewrite (new inode) or an append (new size) changes it. */
 export type FileStamp = { readonly ino: number; readonly size: number; readonly mtimeMs: number } | "absent";
 
-/** The file's stamp now. */
+/** The file's stamp now (one `lstat`, made synchronously: it is on every save's path). */
 export const stampFile = async (path: string): Promise<Result<FileStamp, string>> => {
   try {
-    const info = await lstat(path);
+    const info = lstatSync(path);
     return ok({ ino: info.ino, size: info.size, mtimeMs: info.mtimeMs });
   } catch (error) {
     return errorCode(error) === "ENOENT" ? ok("absent") : err(`cannot stat ${path}: ${reasonOf(error)}`);

@@ -12,8 +12,6 @@ export const JOURNAL_FORMAT = "mm-session-journal";
 /** The newest journal version this code writes and reads. */
 export const JOURNAL_VERSION = 1;
 
-const NEWLINE = 0x0a;
-
 /** The header line of a journal extending the document of `generation`, which holds `messages` messages. */
 export const journalHeader = (id: string, generation: string, messages: number): string =>
   `${JSON.stringify({ format: JOURNAL_FORMAT, version: JOURNAL_VERSION, id, base: generation, messages })}\n`;
@@ -51,7 +49,7 @@ export type JournalReading =
       readonly session: StoredSession;
       /** Lines applied. */
       readonly entries: number;
-      /** Length of the complete lines; bytes after them are a torn last line, ignored. */
+      /** When `torn`, the length in bytes of the complete lines; the bytes after them are a torn last line, ignored. */
       readonly validBytes: number;
       readonly torn: boolean;
     };
@@ -90,12 +88,13 @@ const decodeEntry = (line: string, n: number, length: number): { readonly at: nu
 };
 
 /**
- * Applies the journal's bytes to the document they extend. A last line without its newline (a write
+ * Applies the journal's text to the document it extends. A last line without its newline (a write
  * cut short) is ignored; any other line that is not a valid entry makes the journal corrupt.
  */
-export const readJournal = (bytes: Buffer, base: StoredSession, generation: string | undefined): Result<JournalReading, SessionDocumentError> => {
-  const validBytes = bytes.lastIndexOf(NEWLINE) + 1;
-  const lines = bytes.toString("utf8", 0, validBytes).split("\n");
+export const readJournal = (source: string, base: StoredSession, generation: string | undefined): Result<JournalReading, SessionDocumentError> => {
+  const validChars = source.lastIndexOf("\n") + 1;
+  const valid = source.slice(0, validChars);
+  const lines = valid.split("\n");
   lines.pop();
   if (lines.length === 0) return ok({ kind: "stale" });
   return decodeHeader(lines[0]!, base.id, generation, base.history.length).andThen((matches): Result<JournalReading, SessionDocumentError> => {
@@ -111,6 +110,7 @@ export const readJournal = (bytes: Buffer, base: StoredSession, generation: stri
       updatedAt = Math.max(updatedAt, entry.updatedAt);
     }
     const history: History = [system, ...rest];
-    return ok({ kind: "applied", session: { ...base, updatedAt, history }, entries: lines.length - 1, validBytes, torn: validBytes < bytes.length });
+    const torn = validChars < source.length;
+    return ok({ kind: "applied", session: { ...base, updatedAt, history }, entries: lines.length - 1, validBytes: torn ? Buffer.byteLength(valid) : -1, torn });
   });
 };

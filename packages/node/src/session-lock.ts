@@ -5,6 +5,7 @@
  * inode, checked before every write.
  */
 import { randomBytes } from "node:crypto";
+import { lstatSync, readFileSync } from "node:fs";
 import { link, lstat, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
@@ -47,12 +48,16 @@ const textOf = (owner: LockOwner): string => `${JSON.stringify(owner)}\n`;
 
 /**
  * Whether the lock file at `path` is still the one this process took: the same file, still naming
- * this process (a file number alone could be a new lock reusing a removed one's inode).
+ * this process (a file number alone could be a new lock reusing a removed one's inode). Checked
+ * before every write, so made with synchronous calls (a `lstat` and a read of a few bytes).
  */
 export const stillHeld = async (path: string, held: HeldLock): Promise<boolean> => {
-  const now = await stampOf(path);
-  if (now === undefined || now.dev !== held.dev || now.ino !== held.ino) return false;
-  return (await readFile(path, "utf8").catch(() => undefined)) === held.text;
+  try {
+    const now = lstatSync(path);
+    return now.isFile() && now.dev === held.dev && now.ino === held.ino && readFileSync(path, "utf8") === held.text;
+  } catch {
+    return false;
+  }
 };
 
 const writeTemp = async (path: string, owner: LockOwner): Promise<string> => {

@@ -7,8 +7,6 @@ import { lstat, open, unlink } from "node:fs/promises";
 import type { JournalReading } from "./session-journal.js";
 import type { Kept } from "./session-writes.js";
 
-const inoOf = async (path: string): Promise<number | undefined> => lstat(path).then((info) => info.ino, () => undefined);
-
 const cut = async (path: string, length: number): Promise<boolean> => {
   try {
     const handle = await open(path, "r+");
@@ -25,15 +23,17 @@ const cut = async (path: string, length: number): Promise<boolean> => {
 };
 
 /** The session's state once its journal is read (`reading`) onto the document (`base`). */
-export const repairJournal = async (path: string, base: Kept, reading: JournalReading, length: number, holding: boolean): Promise<Kept> => {
-  const ino = await inoOf(path);
+export const repairJournal = async (path: string, base: Kept, reading: JournalReading, holding: boolean): Promise<Kept> => {
+  const found = await lstat(path).then((info) => ({ ino: info.ino, length: info.size }), () => undefined);
+  const ino = found?.ino;
+  const length = found?.length ?? 0;
   if (ino === undefined) return reading.kind === "stale" ? base : { ...base, session: reading.session, broken: true };
   if (reading.kind === "stale") {
     if (holding && (await unlink(path).then(() => true, () => false))) return base;
-    return { ...base, broken: true, journal: { ino, bytes: length, handle: undefined } };
+    return { ...base, broken: true, journal: { ino, bytes: length, fd: undefined } };
   }
   const session = reading.session;
-  if (!reading.torn) return { ...base, session, journal: { ino, bytes: length, handle: undefined } };
-  if (holding && (await cut(path, reading.validBytes))) return { ...base, session, journal: { ino, bytes: reading.validBytes, handle: undefined } };
-  return { ...base, session, broken: true, journal: { ino, bytes: length, handle: undefined } };
+  if (!reading.torn) return { ...base, session, journal: { ino, bytes: length, fd: undefined } };
+  if (holding && (await cut(path, reading.validBytes))) return { ...base, session, journal: { ino, bytes: reading.validBytes, fd: undefined } };
+  return { ...base, session, broken: true, journal: { ino, bytes: length, fd: undefined } };
 };

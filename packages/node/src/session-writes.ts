@@ -1,26 +1,24 @@
 /**
- * How the JSON store writes one session it holds: append the new messages to `<id>.journal` (one
- * write, then fdatasync), or rewrite `<id>.json` whole under a new generation and drop the journal.
- * Each returns the session's new on-disk state, or an error with the previous state still true.
+ * How the JSON store writes one session it holds: what a save takes (an append to the journal, or a
+ * rewrite), and the rewrite of `<id>.json` whole under a new generation, dropping the journal it now
+ * contains (the append is session-journal-file.ts). What the store knows of a session on disk: `Kept`.
  */
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { open, unlink, type FileHandle } from "node:fs/promises";
-import { dirname } from "node:path";
+import { unlink } from "node:fs/promises";
 import { err, ok, type Result } from "neverthrow";
 import type { StoredSession } from "@mm/core";
-import { errorCode, reasonOf } from "./errno.js";
 import { encodeSessionDocument } from "./json-session-document.js";
-import { stampFile, syncDir, writeAtomically, type FileStamp } from "./session-files.js";
-import { journalHeader, journalLines } from "./session-journal.js";
+import { closeJournal } from "./session-journal-file.js";
+import { stampFile, writeAtomically, type FileStamp } from "./session-files.js";
+import { journalLines } from "./session-journal.js";
 
 /** The journal as this process left it. */
 export type JournalState = {
   readonly ino: number;
   /** Its length: every byte this process wrote or read (a torn tail is cut off at load). */
   readonly bytes: number;
-  /** Open for appending, once this process has appended. */
-  readonly handle: FileHandle | undefined;
+  /** Its file descriptor, open for appending once this process has appended. */
+  readonly fd: number | undefined;
 };
 
 /** A session as it is on disk, as this process last wrote or read it. */
@@ -36,72 +34,6 @@ export type Kept = {
 
 /** Where a session's files are. */
 export type SessionPaths = { readonly document: string; readonly journal: string; readonly lock: string };
-
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
-const CREATE_FLAGS = APPEND_FLAGS | constants.O_CREAT | constants.O_EXCL;
-
-const writeAll = async (handle: FileHandle, bytes: Buffer): Promise<void> => {
-  for (let offset = 0; offset < bytes.length; ) {
-    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
-    offset += bytesWritten;
-  }
-};
-
-const openJournal = async (path: string, create: boolean): Promise<FileHandle> => {
-  try {
-    return await open(path, create ? CREATE_FLAGS : APPEND_FLAGS, 0o600);
-  } catch (error) {
-    if (!create || errorCode(error) !== "EEXIST") throw error;
-    // A journal left by a rewrite that could not remove it: it names an older generation, so it is stale.
-    await unlink(path);
-    return open(path, CREATE_FLAGS, 0o600);
-  }
-};
-
-/** Closes the journal's handle, if open. */
-export const closeJournal = async (kept: Kept | undefined): Promise<void> => {
-  await kept?.journal?.handle?.close().catch(() => undefined);
-};
-
-/**
- * Appends `lines` (journal lines for `session`) to the journal, creating it with its header first.
- * On failure the journal is cut back to where it was; if even that fails, the state comes back `broken`.
- */
-export const appendToJournal = async (
-  paths: SessionPaths,
-  kept: Kept & { readonly generation: string },
-  session: StoredSession,
-  lines: string,
-): Promise<{ readonly kept: Kept; readonly error?: string }> => {
-  const create = kept.journal === undefined;
-  const before = kept.journal?.bytes ?? 0;
-  let handle = kept.journal?.handle;
-  const payload = Buffer.from(create ? journalHeader(session.id, kept.generation, kept.session.history.length) + lines : lines);
-  try {
-    handle ??= await openJournal(paths.journal, create);
-    await writeAll(handle, payload);
-    await handle.datasync();
-    if (create) {
-      const synced = await syncDir(dirname(paths.journal));
-      if (synced.isErr()) throw new Error(synced.error);
-    }
-    const ino = kept.journal?.ino ?? (await handle.stat()).ino;
-    return { kept: { ...kept, session, journal: { ino, bytes: before + payload.length, handle } } };
-  } catch (error) {
-    const message = `cannot write ${paths.journal}: ${reasonOf(error)}`;
-    if (handle === undefined) return { kept: { ...kept, broken: create && (await stampFile(paths.journal)).map((s) => s !== "absent").unwrapOr(true) }, error: message };
-    if (create) {
-      await handle.close().catch(() => undefined);
-      await unlink(paths.journal).catch(() => undefined);
-      return { kept: { ...kept, broken: (await stampFile(paths.journal)).map((s) => s !== "absent").unwrapOr(true) }, error: message };
-    }
-    const undone = await handle.truncate(before).then(
-      () => true,
-      () => false,
-    );
-    return { kept: { ...kept, broken: kept.broken || !undone, journal: { ...kept.journal!, handle } }, error: message };
-  }
-};
 
 /** A journal this long next to a document (or 1 MiB for small ones) is folded into it at the next save. */
 const FOLD_MIN_BYTES = 1 << 20;
