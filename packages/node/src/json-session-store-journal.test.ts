@@ -3,7 +3,7 @@
  * is rewritten when the history is rewritten or the journal outgrows it, and loading recovers from a
  * torn last line, a journal already folded, or a document written before journals existed.
  */
-import { appendFile, mkdir, readdir, readFile, rm, stat, writeFile, mkdtemp } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -137,6 +137,22 @@ describe("jsonSessionStore: appending", () => {
     expect((await s.save(sessionOf(all))).isOk()).toBe(true);
     expect(await readdir(journalPath())).toEqual([]);
     expect(JSON.parse(await readFile(documentPath(), "utf8")).messages).toEqual(all);
+  });
+
+  it("a sessions dir replaced by a symlink after the first save is never written through, nor its lock released through it", async () => {
+    const s = store();
+    const base: History = [systemMessage("s"), userMessage("a")];
+    await s.save(sessionOf(base));
+    await s.save(sessionOf([...base, assistantMessage("b")]));
+    const outside = await mkdtemp(join(tmpdir(), "mm-outside-"));
+    await rm(dir(), { recursive: true });
+    await symlink(outside, dir());
+    const refused = (await s.save(sessionOf([...base, assistantMessage("b"), userMessage("c")])))._unsafeUnwrapErr();
+    expect(refused).toEqual({ kind: "io", id: ID, message: `sessions dir is a symlink: ${dir()}` });
+    expect((await s.hold(cwd, ID))._unsafeUnwrapErr().kind).toBe("io");
+    expect((await s.release(cwd, ID))._unsafeUnwrapErr().kind).toBe("io");
+    expect(await readdir(outside)).toEqual([]);
+    await rm(outside, { recursive: true });
   });
 
   it("a document removed or replaced by something else is written again whole at the next save", async () => {

@@ -121,10 +121,8 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     if (planned.isErr()) return err(io(id, planned.error));
     let plan = planned.value;
     if (plan === "nothing") return ok(undefined);
-    if (plan.kind === "rewrite") {
-      const prepared = await prepareSessionsDir(slot.dir);
-      if (prepared.isErr()) return err(io(id, prepared.error));
-    }
+    const prepared = await prepareSessionsDir(slot.dir);
+    if (prepared.isErr()) return err(io(id, prepared.error));
     const locked = await lock(slot, id);
     if (locked.isErr() && locked.error.kind === "busy") return locked;
     if (kept !== undefined) {
@@ -198,7 +196,9 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     const kept = slot.kept;
     let folded: Result<void, StoreError> = ok(undefined);
     const ours = slot.lock !== undefined && (await stillHeld(slot.paths.lock, slot.lock));
-    if (kept !== undefined && ours && (kept.journal !== undefined || kept.broken)) {
+    const dir = await checkSessionsDir(slot.dir);
+    if (dir.isErr()) folded = err(io(id, dir.error));
+    else if (kept !== undefined && ours && (kept.journal !== undefined || kept.broken)) {
       const unchanged = (await onDisk(slot, kept, id)).map(() => undefined);
       const rewrite = encodeRewrite(kept.session);
       folded = unchanged.isErr()
@@ -208,7 +208,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
           : (await rewriteDocument(slot.paths, kept, rewrite.value)).map(() => undefined).mapErr((e) => io(id, e));
     }
     await closeJournal(slot.kept);
-    if (slot.lock !== undefined) await dropLock(slot.paths.lock, slot.lock);
+    if (slot.lock !== undefined && dir.isOk()) await dropLock(slot.paths.lock, slot.lock);
     slots.delete(slot.paths.document);
     return folded;
   };

@@ -16,10 +16,10 @@ const UNSUPPORTED_DIR_SYNC = new Set(["EINVAL", "ENOTSUP", "EISDIR", "EPERM", "E
 
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-/** Whether the sessions dir exists; refuses a symlink or a non-directory in its place. */
+/** Whether the sessions dir exists; refuses a symlink or a non-directory in its place. One `lstat`, before every write. */
 export const checkSessionsDir = async (dir: string): Promise<Result<boolean, string>> => {
   try {
-    const info = await lstat(dir);
+    const info = lstatSync(dir);
     if (info.isSymbolicLink()) return err(`sessions dir is a symlink: ${dir}`);
     if (!info.isDirectory()) return err(`sessions dir is not a directory: ${dir}`);
     return ok(true);
