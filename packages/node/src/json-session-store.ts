@@ -168,14 +168,14 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
 
   const readSession = async (slot: Slot, id: string, holding: boolean): Promise<Result<Kept, StoreError>> => {
     const stamp = await stampFile(slot.paths.document);
-    const source = await readRegularFile(slot.paths.document, "session file", "utf8");
+    const source = await readRegularFile(slot.paths.document, "session file");
     if (source.isErr()) return err(io(id, source.error));
     if (source.value === undefined || stamp.isErr() || stamp.value === "absent") return err({ kind: "not-found", id });
     const decoded = decodeSessionFile(source.value, id);
     if (decoded.isErr()) return err({ ...decoded.error, id });
     const { session, generation } = decoded.value;
     const base: Kept = { session, generation, document: stamp.value, journal: undefined, broken: false };
-    const journal = await readRegularFile(slot.paths.journal, "session journal", "utf8");
+    const journal = await readRegularFile(slot.paths.journal, "session journal");
     if (journal.isErr()) return err(io(id, journal.error));
     if (journal.value === undefined) return ok(base);
     const reading = readJournal(journal.value, session, generation);
