@@ -1,6 +1,7 @@
 /**
  * Times `session/load` of the benchmark's 10 MB session in fresh agents, quickly (no turns): wall time
- * and the agent's CPU, `runs` times, medians. `tsx --conditions=mm-source apps/acp-stdio/bench/time-load.ts [runs] [journaled]`.
+ * and the agent's CPU, `runs` times, medians; optionally after a few turns on a tiny session.
+ * `tsx --conditions=mm-source apps/acp-stdio/bench/time-load.ts [runs] [journaled] [turns before]`.
  */
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +16,8 @@ import { bigHistory } from "./scenarios/sessions.js";
 
 const runs = Number(process.argv[2] ?? 7);
 const journaled = Number(process.argv[3] ?? 0);
+/** Turns on a tiny session before the load (the benchmark's sessions scenario runs five). */
+const turnsBefore = Number(process.argv[4] ?? 0);
 const ID = "20260101-000004-0000abcd";
 const GENERATION = "0123456789ab";
 
@@ -37,6 +40,10 @@ const main = async (): Promise<void> => {
       if (journaled > 0) copyFileSync(journalFile, join(workspace.sessionsDir, `${ID}.journal`));
       const child = launch({ command: withConfig(agentCommands()[0]!.command, workspace.config("load", { sessions: true })), cwd: workspace.project, env: workspace.env });
       await child.request("initialize", INITIALIZE);
+      if (turnsBefore > 0) {
+        const { sessionId } = (await child.request("session/new", { cwd: workspace.project, mcpServers: [] })) as { sessionId: string };
+        for (let turn = 0; turn < turnsBefore; turn++) await child.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+      }
       const cpu0 = cpuPreciseMs(child.pid);
       const t0 = now();
       await child.request("session/load", { sessionId: ID, cwd: workspace.project, mcpServers: [] });
@@ -46,7 +53,7 @@ const main = async (): Promise<void> => {
       }
       await child.close();
     }
-    process.stdout.write(`session/load of ${5000 + journaled} messages (${journaled} journaled): wall ${median(wall).toFixed(0)} ms [${wall.map((w) => w.toFixed(0)).join(" ")}], agent CPU ${median(cpu).toFixed(0)} ms\n`);
+    process.stdout.write(`session/load of ${5000 + journaled} messages (${journaled} journaled, after ${turnsBefore} turn(s)): wall ${median(wall).toFixed(0)} ms [${wall.map((w) => w.toFixed(0)).join(" ")}], agent CPU ${median(cpu).toFixed(0)} ms\n`);
   } finally {
     await server.close();
     workspace.remove();

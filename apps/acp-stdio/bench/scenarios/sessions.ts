@@ -18,7 +18,7 @@
  * history: building and sending the 10 MB request, which the server parses too), and the agent's CPU
  * per streamed chunk on each (a 20,000-chunk turn minus a 3-chunk turn, so the per-step costs cancel).
  */
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { History, Message, StoredSession } from "@mm/core";
 import type { FakeOpenAI } from "@mm/fake-openai";
@@ -71,6 +71,21 @@ export const bigHistory = (cwd: string, messages = MESSAGES, id = SESSION_ID): S
   return { id, cwd, createdAt: at, updatedAt: at, history: history as unknown as StoredSession["history"] };
 };
 
+/**
+ * Copies a file and flushes it to disk, as a session file that has been there a while is: 12 MB still
+ * in the page cache would be written back during the run, whenever the agent first fsyncs anything
+ * (its journal), and slow whatever runs then.
+ */
+const copyToDisk = (from: string, to: string): void => {
+  copyFileSync(from, to);
+  const fd = openSync(to, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+};
+
 /** The files of a session of `messages` messages whose last `journaled` are still in its journal. */
 const journaledFiles = (cwd: string, messages: number, journaled: number): { document: string; journal: string } => {
   const whole = bigHistory(cwd, messages, JOURNALED_ID);
@@ -116,10 +131,10 @@ export const sessions = async (workspace: Workspace, server: FakeOpenAI): Promis
   let replayed = 0;
 
   for (let run = -1; run < RUNS; run++) {
-    copyFileSync(pristine, target);
     rmSync(join(workspace.sessionsDir, `${SESSION_ID}.journal`), { force: true });
-    copyFileSync(pristineJournaled.document, journaledPaths.document);
-    copyFileSync(pristineJournaled.journal, journaledPaths.journal);
+    copyToDisk(pristine, target);
+    copyToDisk(pristineJournaled.document, journaledPaths.document);
+    copyToDisk(pristineJournaled.journal, journaledPaths.journal);
     let lastChunkAt = 0;
     let firstChunkAt = 0;
     let updates = 0;
