@@ -12,7 +12,7 @@ import { currentOwner, describeOwner, ownerAlive, type LockOwner } from "./proce
 import { checkSessionsDir, prepareSessionsDir, readRegularFile, sameStamp, stampFile } from "./session-files.js";
 import { readJournal } from "./session-journal.js";
 import { dropLock, stillHeld, takeLock, type HeldLock, type LockParty } from "./session-lock.js";
-import { appendToJournal, closeJournal } from "./session-journal-file.js";
+import { appendToJournal } from "./session-journal-file.js";
 import { encodeRewrite, planWrite, rewriteDocument, type Kept, type SessionPaths } from "./session-writes.js";
 import { repairJournal } from "./session-repair.js";
 
@@ -140,7 +140,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
       return appended.error === undefined ? ok(undefined) : err(io(id, appended.error));
     }
     if (plan.kind !== "rewrite") return err(io(id, "session store: no document to write"));
-    const rewritten = await rewriteDocument(slot.paths, kept, plan.rewrite);
+    const rewritten = await rewriteDocument(slot.paths, plan.rewrite);
     if (rewritten.isErr()) return err(io(id, rewritten.error));
     slot.kept = rewritten.value;
     return ok(undefined);
@@ -161,7 +161,6 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
       if (!heldBefore) slot.lock = undefined;
       return err(read.error);
     }
-    await closeJournal(slot.kept);
     slot.kept = read.value;
     return ok(read.value.session);
   };
@@ -205,9 +204,8 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
         ? unchanged
         : rewrite.isErr()
           ? err(io(id, rewrite.error))
-          : (await rewriteDocument(slot.paths, kept, rewrite.value)).map(() => undefined).mapErr((e) => io(id, e));
+          : (await rewriteDocument(slot.paths, rewrite.value)).map(() => undefined).mapErr((e) => io(id, e));
     }
-    await closeJournal(slot.kept);
     if (slot.lock !== undefined && dir.isOk()) await dropLock(slot.paths.lock, slot.lock);
     slots.delete(slot.paths.document);
     return folded;

@@ -1,7 +1,8 @@
 /**
- * Appending to a session's journal: one `write` of the new lines (the header first when the journal
- * is new), then `fdatasync`, synchronously (a few kB and one disk flush: cheaper than the thread-pool
- * round trips of the async calls, and the turn waits for it anyway). A write cut short is undone.
+ * Appending to a session's journal: open, one `write` of the new lines (the header first when the
+ * journal is new), `fdatasync`, close, synchronously (a few kB and one disk flush: cheaper than the
+ * thread-pool round trips of the async calls, and the turn waits for it anyway). A write cut short is
+ * undone.
  */
 import { closeSync, constants, fdatasyncSync, fstatSync, ftruncateSync, lstatSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
@@ -11,7 +12,8 @@ import { syncDir } from "./session-files.js";
 import { journalHeader } from "./session-journal.js";
 import type { Kept, SessionPaths } from "./session-writes.js";
 
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
+/** Never through a symlink; never blocking on a FIFO planted in its place (ENXIO instead). */
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const CREATE_FLAGS = APPEND_FLAGS | constants.O_CREAT | constants.O_EXCL;
 
 const openJournal = (path: string, create: boolean): number => {
@@ -38,21 +40,11 @@ const exists = (path: string): boolean => {
   }
 };
 
-/** Closes the journal's file descriptor, if open. */
-export const closeJournal = async (kept: Kept | undefined): Promise<void> => {
-  const fd = kept?.journal?.fd;
-  if (fd === undefined) return;
-  try {
-    closeSync(fd);
-  } catch {
-    // already closed
-  }
-};
-
 /**
  * Appends `lines` (journal lines for `session`) to the journal, creating it with its header first.
- * On failure the journal is cut back to where it was (a new one removed); if even that fails, the
- * state comes back `broken` (the next save rewrites the document).
+ * The file is opened for each append and closed after it (a process may hold many sessions; it keeps no
+ * descriptor). On failure the journal is cut back to where it was (a new one removed); if even that
+ * fails, the state comes back `broken` (the next save rewrites the document).
  */
 export const appendToJournal = async (
   paths: SessionPaths,
@@ -62,38 +54,37 @@ export const appendToJournal = async (
 ): Promise<{ readonly kept: Kept; readonly error?: string }> => {
   const create = kept.journal === undefined;
   const before = kept.journal?.bytes ?? 0;
-  let fd = kept.journal?.fd;
   const payload = Buffer.from(create ? journalHeader(session.id, kept.generation, kept.session.history.length) + lines : lines);
+  let fd: number | undefined;
   try {
-    fd ??= openJournal(paths.journal, create);
+    fd = openJournal(paths.journal, create);
     writeAll(fd, payload);
     fdatasyncSync(fd);
+    const ino = kept.journal?.ino ?? fstatSync(fd).ino;
+    closeSync(fd);
+    fd = undefined;
     if (create) {
       const synced = await syncDir(dirname(paths.journal));
       if (synced.isErr()) throw new Error(synced.error);
     }
-    const ino = kept.journal?.ino ?? fstatSync(fd).ino;
-    return { kept: { ...kept, session, journal: { ino, bytes: before + payload.length, fd } } };
+    return { kept: { ...kept, session, journal: { ino, bytes: before + payload.length } } };
   } catch (error) {
     const message = `cannot write ${paths.journal}: ${reasonOf(error)}`;
-    if (create) {
-      if (fd !== undefined) {
-        closeSync(fd);
-        try {
-          unlinkSync(paths.journal);
-        } catch {
-          // still there: the next save rewrites the document instead
-        }
-      }
-      return { kept: { ...kept, broken: exists(paths.journal) }, error: message };
-    }
-    let undone = false;
+    let undone = fd !== undefined || !create;
     try {
-      if (fd !== undefined) ftruncateSync(fd, before);
-      undone = fd !== undefined;
+      if (fd !== undefined && !create) ftruncateSync(fd, before);
     } catch {
       undone = false;
     }
-    return { kept: { ...kept, broken: kept.broken || !undone, journal: { ...kept.journal!, fd } }, error: message };
+    if (fd !== undefined) closeSync(fd);
+    if (create && fd !== undefined) {
+      try {
+        unlinkSync(paths.journal);
+      } catch {
+        // still there: the next save rewrites the document instead
+      }
+    }
+    if (create) return { kept: { ...kept, broken: exists(paths.journal) }, error: message };
+    return { kept: { ...kept, broken: kept.broken || !undone }, error: message };
   }
 };

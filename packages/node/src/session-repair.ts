@@ -30,10 +30,10 @@ export const repairJournal = async (path: string, base: Kept, reading: JournalRe
   if (ino === undefined) return reading.kind === "stale" ? base : { ...base, session: reading.session, broken: true };
   if (reading.kind === "stale") {
     if (holding && (await unlink(path).then(() => true, () => false))) return base;
-    return { ...base, broken: true, journal: { ino, bytes: length, fd: undefined } };
+    return { ...base, broken: true, journal: { ino, bytes: length } };
   }
   const session = reading.session;
-  if (!reading.torn) return { ...base, session, journal: { ino, bytes: length, fd: undefined } };
-  if (holding && (await cut(path, reading.validBytes))) return { ...base, session, journal: { ino, bytes: reading.validBytes, fd: undefined } };
-  return { ...base, session, broken: true, journal: { ino, bytes: length, fd: undefined } };
+  if (!reading.torn) return { ...base, session, journal: { ino, bytes: length } };
+  if (holding && (await cut(path, reading.validBytes))) return { ...base, session, journal: { ino, bytes: reading.validBytes } };
+  return { ...base, session, broken: true, journal: { ino, bytes: length } };
 };

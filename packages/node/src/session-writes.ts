@@ -8,7 +8,6 @@ import { unlink } from "node:fs/promises";
 import { err, ok, type Result } from "neverthrow";
 import type { StoredSession } from "@mm/core";
 import { encodeSessionDocument } from "./json-session-document.js";
-import { closeJournal } from "./session-journal-file.js";
 import { stampFile, writeAtomically, type FileStamp } from "./session-files.js";
 import { journalLines } from "./session-journal.js";
 
@@ -17,8 +16,6 @@ export type JournalState = {
   readonly ino: number;
   /** Its length: every byte this process wrote or read (a torn tail is cut off at load). */
   readonly bytes: number;
-  /** Its file descriptor, open for appending once this process has appended. */
-  readonly fd: number | undefined;
 };
 
 /** A session as it is on disk, as this process last wrote or read it. */
@@ -68,11 +65,10 @@ export const encodeRewrite = (session: StoredSession): Result<Rewrite, string> =
 };
 
 /** Rewrites the document whole under its new generation, then removes the journal it now contains. */
-export const rewriteDocument = async (paths: SessionPaths, kept: Kept | undefined, rewrite: Rewrite): Promise<Result<Kept, string>> => {
+export const rewriteDocument = async (paths: SessionPaths, rewrite: Rewrite): Promise<Result<Kept, string>> => {
   const { session, text, generation } = rewrite;
   const written = await writeAtomically(paths.document, text);
   if (written.isErr()) return err(written.error);
-  await closeJournal(kept);
   await unlink(paths.journal).catch(() => undefined);
   const stamp = await stampFile(paths.document);
   return ok({ session, generation, document: stamp.unwrapOr("absent"), journal: undefined, broken: false });
