@@ -47,10 +47,9 @@ const turn = async (state: AgentState, live: LiveSession, text: string, emit: Em
         results.release();
       },
     },
-  );
+  ).finally(results.release);
   live.session = { ...session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens };
   await persistSession(state, live);
-  results.release();
   tellUnsaved(live, emit);
   const { commands, fileOps, skills } = outcome.counts;
   state.log(`turn done: ${commands} command(s) · ${fileOps} file op(s) · ${skills} skill(s)`);
