@@ -1,9 +1,9 @@
 /**
  * How the process ends: stdin closed, SIGTERM/SIGINT/SIGHUP or a vanished editor (EPIPE on stdout)
  * cancel every turn (model streams aborted, bash groups sent SIGTERM), let the queue settle so the
- * sessions are saved as their turns end, and exit within about 1.5 s. Command groups still alive
- * 0.5 s into the shutdown (a command ignoring SIGTERM, a background job) are SIGKILLed, and again at
- * exit, so no child outlives the agent. Writes to a closed stderr are ignored; an uncaught exception
+ * sessions are saved as their turns end, close the agent (each session left as one document, its lock
+ * dropped), and exit within about 1.5 s. Command groups still alive 0.5 s into the shutdown (a command
+ * ignoring SIGTERM, a background job) are SIGKILLed, and again at exit, so no child outlives the agent. Writes to a closed stderr are ignored; an uncaught exception
  * is one stderr line and a clean shutdown, not a stack trace.
  */
 import type { Log } from "./log.js";
@@ -36,7 +36,7 @@ export const installLifecycle = (served: Served, log: Pick<Log, "info" | "warn">
     shell?.signalAll("SIGTERM");
     setTimeout(() => shell?.signalAll("SIGKILL"), KILL_AFTER_MS).unref();
     setTimeout(() => exit(code), GRACE_MS).unref();
-    void served.app.agent.whenIdle().then(() => exit(code));
+    void served.app.agent.close().then(() => exit(code));
   };
   void served.connection.closed.then(
     () => shutdown("the client closed the connection"),

@@ -15,6 +15,7 @@ export {
   type LoadedSession,
   type PromptResult,
   type SessionInfo,
+  type SessionRefused,
   type SessionOptions,
   type SettingsChange,
   type UnknownSession,

@@ -35,7 +35,7 @@ export const prompt = async (app: AppState, params: acp.PromptRequest): Promise<
   };
   try {
     const result = await app.agent.prompt(sessionId, promptBlocksOf(params.prompt), emit);
-    if (result.isErr()) throw invalidSessionParams(sessionId, "unknown session");
+    if (result.isErr()) throw invalidSessionParams(sessionId, result.error.kind === "unknown-session" ? "unknown session" : result.error.reason);
     if (result.value.stopReason === "failed") throw internalError(result.value.error);
     return { stopReason: result.value.stopReason };
   } finally {

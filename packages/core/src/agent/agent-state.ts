@@ -61,6 +61,8 @@ export type LiveSession = {
   readonly fs: FileSystem | undefined;
   /** One controller per prompt running or queued; cancelling aborts them all. */
   readonly inFlight: Set<AbortController>;
+  /** Why the session's last save failed; undefined while what it holds is on disk (or there is no store). */
+  saveProblem: string | undefined;
 };
 
 /** The agent's whole state; see the module comment. */
