@@ -1,3 +1,3 @@
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({ test: { projects: ["packages/*", "apps/*"] } });
+export default defineConfig({ test: { projects: ["packages/*", "apps/*"], globalSetup: ["./vitest.temp-dir.ts"] } });

@@ -4,7 +4,7 @@
  * runs next to a baseline measured in the same run, with the ratio and the target. The table is also
  * written as JSON to bench/results/<timestamp>.json at the repository root.
  *
- * `tsx --conditions=mm-source apps/acp-stdio/bench/run.ts [startup] [streaming] [turns] [tools] [sessions] [history] [memory] [changes] [sandbox]`
+ * `tsx --conditions=mm-source apps/acp-stdio/bench/run.ts [startup] [streaming] [turns] [tools] [sessions] [history] [memory] [changes] [sandbox] [live]`
  * runs a subset.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -12,12 +12,14 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { startFakeOpenAI } from "@mm/fake-openai";
 import { packAndInstall, type PackedInstall } from "../test/packed-package.js";
+import { tempRunDir } from "../../../vitest.temp-dir.js";
 import { installedCommands } from "./lib/installed.js";
 import { buildFloorAgent } from "./floor/build.js";
 import { renderTable, type Row } from "./lib/report.js";
 import { now } from "./lib/stats.js";
 import { agentCommands, createWorkspace, REPO_DIR } from "./lib/workspace.js";
 import { changes } from "./scenarios/changes.js";
+import { liveOutput } from "./scenarios/live-output.js";
 import { longHistory } from "./scenarios/long-history.js";
 import { memory } from "./scenarios/memory.js";
 import { sandbox } from "./scenarios/sandbox.js";
@@ -27,12 +29,13 @@ import { streaming } from "./scenarios/streaming.js";
 import { tools } from "./scenarios/tools.js";
 import { turns } from "./scenarios/turns.js";
 
-const ALL = ["startup", "streaming", "turns", "tools", "sessions", "history", "memory", "changes", "sandbox"] as const;
+const ALL = ["startup", "streaming", "turns", "tools", "sessions", "history", "memory", "changes", "sandbox", "live"] as const;
 type Scenario = (typeof ALL)[number];
 
 const main = async (): Promise<void> => {
   const asked = process.argv.slice(2).filter((a): a is Scenario => (ALL as readonly string[]).includes(a));
   const chosen = new Set<Scenario>(asked.length > 0 ? asked : ALL);
+  const temp = tempRunDir("bench");
   const started = now();
   const load0 = loadavg();
   const server = await startFakeOpenAI([], { usage: { promptTokens: 100, completionTokens: 10 } });
@@ -85,10 +88,15 @@ const main = async (): Promise<void> => {
       log("sandboxed bash calls…");
       rows.push(...(await sandbox(log)));
     }
+    if (chosen.has("live")) {
+      log("live command output…");
+      rows.push(...(await liveOutput(workspace, server)));
+    }
   } finally {
     await server.close();
     workspace.remove();
     installed?.remove();
+    temp.restore();
   }
   const elapsed = (now() - started) / 1000;
   const load1 = loadavg();

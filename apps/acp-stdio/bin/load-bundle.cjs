@@ -132,5 +132,6 @@ exports.writeWarmCodeCache = (file, out, providerOut) => {
     writeFileSync(out, script.createCachedData());
     if (providerOut !== undefined && providerScript) writeFileSync(providerOut, providerScript.createCachedData());
   });
+  process.argv.splice(2); // the agent reads its own arguments: it is started with none
   loaded.start();
 };

@@ -1,9 +1,11 @@
 /**
  * A session's FileSystem through the editor, when it advertises `fs.readTextFile` /
  * `fs.writeTextFile`: reads see unsaved buffers, writes land in the editor (its buffers and review
- * UI follow). What the editor cannot do, or fails at, falls back to the local file system.
+ * UI follow). What the editor cannot do, or fails at, falls back to the local file system. A path
+ * with nothing on disk is not asked for (the editor would answer with an error, which some show the
+ * user): it reads as not found, like bash sees it.
  */
-import { ResultAsync } from "neverthrow";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { FileSystem } from "@mm/core";
 import type { Peer } from "./app-state.js";
 
@@ -11,9 +13,15 @@ export const acpFileSystem = (peer: Peer, sessionId: string, local: FileSystem):
   readText: (path) => {
     const client = peer.client;
     if (client === undefined || peer.capabilities?.fs?.readTextFile !== true) return local.readText(path);
-    return ResultAsync.fromPromise(client.request("fs/read_text_file", { sessionId, path }), () => "failed").orElse(() =>
-      local.readText(path).map((content) => ({ content })),
-    ).map((response) => response.content);
+    const onDisk = local
+      .stat(path)
+      .map(() => undefined)
+      .orElse((error) => (error.kind === "not-found" ? errAsync(error) : okAsync(undefined)));
+    return onDisk.andThen(() =>
+      ResultAsync.fromPromise(client.request("fs/read_text_file", { sessionId, path }), () => "failed")
+        .orElse(() => local.readText(path).map((content) => ({ content })))
+        .map((response) => response.content),
+    );
   },
   writeText: (path, text) => {
     const client = peer.client;

@@ -5,6 +5,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { PermissionDecision, PermissionGate, ToolCallView } from "@mm/core";
 import type { Peer } from "./app-state.js";
+import { showsTerminal } from "./translate/terminal.js";
 import { permissionToolCall } from "./translate/tool-call.js";
 
 export const PERMISSION_OPTIONS: acp.PermissionOption[] = [
@@ -30,7 +31,7 @@ export const acpPermissionGate = (peer: Peer, shown: (call: ToolCallView) => Too
       signal.addEventListener("abort", onAbort, { once: true });
     });
     const asked = client
-      .request("session/request_permission", { sessionId, toolCall: permissionToolCall(shown(call)), options: PERMISSION_OPTIONS })
+      .request("session/request_permission", { sessionId, toolCall: permissionToolCall(shown(call), showsTerminal(call, peer.capabilities)), options: PERMISSION_OPTIONS })
       .then(decisionOf, (): PermissionDecision => "reject");
     try {
       return await Promise.race([asked, aborted]);

@@ -23,6 +23,8 @@ export type AppState = {
   readonly notify: (sessionId: string, update: acp.SessionUpdate) => void;
   /** One `[acp] …` line on stderr. */
   readonly log: (line: string) => void;
+  /** One `[acp] …` line about a problem: kept even in a quiet log. */
+  readonly warn: (line: string) => void;
   /** A fresh id for a `compaction_update`, unique in this process. */
   readonly nextCompactionId: () => string;
   /** The models the "full" surface's picker offers. */

@@ -1,11 +1,12 @@
 /**
  * How the process ends: stdin closed, SIGTERM/SIGINT/SIGHUP or a vanished editor (EPIPE on stdout)
  * cancel every turn (model streams aborted, bash groups sent SIGTERM), let the queue settle so the
- * sessions are saved as their turns end, and exit within about 1.5 s. Command groups still alive
- * 0.5 s into the shutdown (a command ignoring SIGTERM, a background job) are SIGKILLed, and again at
- * exit, so no child outlives the agent. Writes to a closed stderr are ignored; an uncaught exception
+ * sessions are saved as their turns end, close the agent (each session left as one document, its lock
+ * dropped), and exit within about 1.5 s. Command groups still alive 0.5 s into the shutdown (a command
+ * ignoring SIGTERM, a background job) are SIGKILLed, and again at exit, so no child outlives the agent. Writes to a closed stderr are ignored; an uncaught exception
  * is one stderr line and a clean shutdown, not a stack trace.
  */
+import type { Log } from "./log.js";
 import type { Served } from "./serve.js";
 
 /** Longest wait for running turns to stop and save before exiting anyway. */
@@ -19,7 +20,7 @@ export type ShellGroups = { readonly signalAll: (signal: NodeJS.Signals) => numb
 const oneLine = (error: unknown): string =>
   (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split("\n")[0]!.slice(0, 500);
 
-export const installLifecycle = (served: Served, log: (line: string) => void, shell?: ShellGroups): void => {
+export const installLifecycle = (served: Served, log: Pick<Log, "info" | "warn">, shell?: ShellGroups): void => {
   let ending = false;
   const exit = (code: number): never => {
     shell?.signalAll("SIGKILL");
@@ -29,13 +30,13 @@ export const installLifecycle = (served: Served, log: (line: string) => void, sh
   const shutdown = (why: string, code = 0): void => {
     if (ending) return;
     ending = true;
-    log(`[acp] shutting down: ${why}`);
+    log.info(`[acp] shutting down: ${why}`);
     served.app.agent.cancelAll();
     void served.app.mcp.closeAll();
     shell?.signalAll("SIGTERM");
     setTimeout(() => shell?.signalAll("SIGKILL"), KILL_AFTER_MS).unref();
     setTimeout(() => exit(code), GRACE_MS).unref();
-    void served.app.agent.whenIdle().then(() => exit(code));
+    void served.app.agent.close().then(() => exit(code));
   };
   void served.connection.closed.then(
     () => shutdown("the client closed the connection"),
@@ -53,8 +54,8 @@ export const installLifecycle = (served: Served, log: (line: string) => void, sh
     served.app.mcp.killAll();
   });
   process.on("uncaughtException", (error) => {
-    log(`mm: internal error: ${oneLine(error)}`);
+    log.warn(`mm: internal error: ${oneLine(error)}`);
     shutdown("internal error", 1);
   });
-  process.on("unhandledRejection", (reason) => log(`mm: internal error (unhandled rejection): ${oneLine(reason)}`));
+  process.on("unhandledRejection", (reason) => log.warn(`mm: internal error (unhandled rejection): ${oneLine(reason)}`));
 };

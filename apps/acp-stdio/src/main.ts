@@ -16,8 +16,9 @@ import {
   systemClock,
 } from "@mm/node";
 import { bannerLines } from "./banner.js";
-import { cliAction } from "./cli-args.js";
+import { cliAction, HELP } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
+import { chosenLogLevel, leveledLog } from "./log.js";
 import { startSandbox } from "./sandbox-setup.js";
 import { serve } from "./serve.js";
 import { runSetup } from "./setup/run-setup.js";
@@ -45,6 +46,12 @@ const main = async (): Promise<void> => {
     process.stdout.write(action.text);
     return;
   }
+  if (action.kind === "usage-error") {
+    stderrLine(action.message);
+    process.stderr.write(`\n${HELP}`);
+    process.exitCode = 2;
+    return;
+  }
   if (action.kind === "setup") {
     process.exitCode = await runSetup({
       input: process.stdin,
@@ -56,24 +63,27 @@ const main = async (): Promise<void> => {
     });
     return;
   }
+  const level = chosenLogLevel(action.logLevel, process.env);
   const loaded = loadProcessConfig();
-  if (loaded.isErr()) {
-    stderrLine(loaded.error.message);
+  if (level.isErr() || loaded.isErr()) {
+    stderrLine(level.isErr() ? level.error : loaded.isErr() ? loaded.error.message : "");
     process.exit(2);
   }
+  const log = leveledLog(level.value, stderrLine);
   const { config, source } = loaded.value;
-  const skills = await loadDiskSkillCatalogue(config.skills.dirs, stderrLine);
-  for (const line of bannerLines(config, skills.list(), source)) stderrLine(line);
+  const skills = await loadDiskSkillCatalogue(config.skills.dirs, log.warn);
+  for (const line of bannerLines(config, skills.list(), source)) log.info(line);
   const watch = responseWatch();
   const model = aiSdkModel({
     model: config.model.name,
     baseURL: config.model.baseURL,
     apiKey: config.model.apiKey,
     api: config.model.api,
-    log: (line) => stderrLine(`mm: ${line}`),
+    log: (line) => log.warn(`mm: ${line}`),
+    ...(log.debug !== undefined ? { debug: log.debug } : {}),
   });
   const stream = ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), {
-    log: stderrLine,
+    log: log.warn,
     onWritten: (message) => {
       watch.written(message);
       warm(message);
@@ -88,7 +98,7 @@ const main = async (): Promise<void> => {
   // reading the agent's credentials.
   const hiddenEnv = new Set([config.model.apiKeyEnv, ...config.tools.hiddenEnv]);
   const commandEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !hiddenEnv.has(name)));
-  const sandbox = startSandbox(config, homedir(), stderrLine);
+  const sandbox = startSandbox(config, homedir(), log);
   const shell = bashShell({ env: commandEnv, ...(sandbox !== undefined ? { wrapper: sandbox.wrapper } : {}) });
   const served = serve(
     config,
@@ -106,9 +116,9 @@ const main = async (): Promise<void> => {
       listModels: () => listModelIds({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
     },
     { stream: rehearsals.stream, afterResponse: watch.afterResponse },
-    { home: homedir(), os: platformLine(), cwd: process.cwd(), log: stderrLine },
+    { home: homedir(), os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
   );
-  installLifecycle(served, stderrLine, shell);
+  installLifecycle(served, log, shell);
   if (sandbox !== undefined) process.on("exit", sandbox.dispose);
 };
 

@@ -4,6 +4,7 @@
  * it cannot run and what to do (every bash call then fails saying the same; nothing runs unconfined).
  */
 import { BUILT_IN_HIDDEN, bwrapSandbox, type BwrapSandbox, type MmConfig, type SandboxUnavailable } from "@mm/node";
+import type { Log } from "./log.js";
 
 /** The line logged once the sandbox's check is done: `unavailable` undefined when it works. */
 export const sandboxLine = (tools: MmConfig["tools"], unavailable: SandboxUnavailable | undefined): string => {
@@ -16,10 +17,12 @@ export const sandboxLine = (tools: MmConfig["tools"], unavailable: SandboxUnavai
 };
 
 /** The sandbox when `tools.sandbox` is "workspace" (its check running in the background), else undefined. */
-export const startSandbox = (config: MmConfig, home: string, log: (line: string) => void): BwrapSandbox | undefined => {
+export const startSandbox = (config: MmConfig, home: string, log: Pick<Log, "info" | "warn">): BwrapSandbox | undefined => {
   if (config.tools.sandbox !== "workspace") return undefined;
   const { writable, network, hidden } = config.tools;
   const sandbox = bwrapSandbox({ home, writable, network, hidden });
-  void sandbox.ready.then((checked) => log(sandboxLine(config.tools, checked.isErr() ? checked.error : undefined)));
+  void sandbox.ready.then((checked) =>
+    checked.isErr() ? log.warn(sandboxLine(config.tools, checked.error)) : log.info(sandboxLine(config.tools, undefined)),
+  );
   return sandbox;
 };

@@ -41,6 +41,8 @@ export type ServeOptions = {
   readonly cwd?: string;
   /** Receives each log line (already prefixed `[acp] `). */
   readonly log: (line: string) => void;
+  /** Receives each problem worth a line even in a quiet log (prefixed too); `log` when absent. */
+  readonly warn?: (line: string) => void;
 };
 
 export type Served = { readonly connection: acp.AgentConnection; readonly app: AppState };
@@ -49,6 +51,8 @@ export type Served = { readonly connection: acp.AgentConnection; readonly app: A
 export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream | Transport, options: ServeOptions): Served => {
   const peer: Peer = { client: undefined, capabilities: undefined };
   const log = (line: string) => options.log(`[acp] ${line}`);
+  const warnTo = options.warn ?? options.log;
+  const warn = (line: string) => warnTo(`[acp] ${line}`);
   const editorFs = editorFileSystems(peer, ports.fs);
   const confine = ports.confineFiles;
   const sessionFs: AgentDeps["sessionFs"] =
@@ -68,6 +72,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     tools: config.acp.surface === "full" ? [...builtinTools, planTool] : builtinTools,
     ...(ports.changes !== undefined ? { changes: ports.changes } : {}),
     log,
+    warn,
   };
   const agent = createAgent(deps, {
     maxSteps: config.turn.maxSteps,
@@ -88,6 +93,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     afterResponse: wired.afterResponse,
     notify: createNotify(peer),
     log,
+    warn,
     nextCompactionId: compactionIds(),
     models: modelChoices(ports.listModels, [config.model.name, ...config.model.choices]),
     knownCwds: new Map(),

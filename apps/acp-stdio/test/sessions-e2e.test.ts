@@ -66,7 +66,7 @@ describe("sessions on disk", () => {
       const calls = replay.filter((u) => u.sessionUpdate === "tool_call");
       expect(calls).toEqual([
         expect.objectContaining({ toolCallId: "call_1", title: "bash: echo listed", kind: "execute", status: "completed", rawInput: { command: "echo listed" }, rawOutput: { output: "listed\n[exit code: 0]" } }),
-        expect.objectContaining({ toolCallId: "call_2", title: "write_file: evil.txt", kind: "edit", status: "completed", rawOutput: { output: "[command rejected by the user]" } }),
+        expect.objectContaining({ toolCallId: "call_2", title: "write_file: evil.txt", kind: "edit", status: "failed", rawOutput: { output: "[command rejected by the user]" } }),
         expect.objectContaining({ toolCallId: "call_3", title: "edit_file: notes.txt", kind: "edit", status: "completed", locations: [{ path: join(cwd, "notes.txt") }] }),
       ]);
       expect((calls[0] as { content: unknown[] }).content[0]).toEqual({ type: "content", content: { type: "text", text: "listed\n[exit code: 0]" } });

@@ -16,6 +16,7 @@ import { historySplice, placeholderPrompt } from "./history-splice.js";
 import { fetchOn, nodeHttpSender, type HttpSender } from "./node-http-fetch.js";
 import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
+import { timedFetch, timedSender } from "./timed-fetch.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
 import { cannedConnection, warmUpFrames, warmUpRequest } from "./warm-up.js";
 
@@ -38,6 +39,8 @@ export type AiSdkModelOptions = {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A line for the operator's log: each retry, with its cause and delay. */
   readonly log?: (line: string) => void;
+  /** A line for the operator's debug log: each request's size and timing, each step's timing and tokens. */
+  readonly debug?: (line: string) => void;
 };
 
 /** OpenAI's own endpoint, used when no base URL is given. */
@@ -167,7 +170,14 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     const splice = historySplice(settings.send);
     return { modelsOf: providerModels({ ...settings, fetch: splice.fetch }), kept: { history: chatHistoryBytes(), hold: splice.hold } };
   };
-  const realRoute = routeOn({ apiKey, baseURL: options.baseURL, ...(options.fetch ? { fetch: options.fetch } : { send: nodeHttpSender() }) });
+  const debug = options.debug;
+  const realRoute = routeOn({
+    apiKey,
+    baseURL: options.baseURL,
+    ...(options.fetch !== undefined
+      ? { fetch: debug !== undefined ? timedFetch(options.fetch, debug) : options.fetch }
+      : { send: debug !== undefined ? timedSender(nodeHttpSender(), debug) : nodeHttpSender() }),
+  });
 
   const toolsOf = (specs: readonly ToolSpec[]): ProviderTools | undefined => {
     if (specs.length === 0) return undefined;
@@ -190,6 +200,21 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     kind: "bad-response",
     message: `the model server at ${errorContext.baseURL} answered with ${contentType.split(";")[0]}, not an event stream (a proxy or a wrong base URL?)`,
   });
+
+  /** The step's events, and a debug line at its end: time to the first text or call, to the end, tokens. */
+  async function* timedStep(inner: (request: ModelRequest) => AsyncGenerator<ModelEvent>, request: ModelRequest, log: (line: string) => void): AsyncGenerator<ModelEvent> {
+    const started = performance.now();
+    let first: number | undefined;
+    for await (const event of inner(request)) {
+      if (first === undefined && (event.type === "text" || event.type === "tool-call")) first = performance.now() - started;
+      if (event.type === "finish" || event.type === "error") {
+        const firstPart = first !== undefined ? `first output after ${Math.round(first)} ms, ` : "";
+        const end = event.type === "finish" ? `${event.usage.inputTokens ?? "?"} tokens in, ${event.usage.outputTokens ?? "?"} out` : `failed: ${event.error.message}`;
+        log(`model step: ${firstPart}done after ${Math.round(performance.now() - started)} ms; ${end}`);
+      }
+      yield event;
+    }
+  }
 
   /** The provider's prompt of a step; with kept history bytes, a placeholder for them (held until `done`). */
   const promptOf = (route: Route, request: ModelRequest): { readonly prompt: LanguageModelV3Prompt; readonly done: () => void } => {
@@ -299,5 +324,5 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
       return controller.signal.aborted ? "stopped" : `failed: ${last?.type === "error" ? last.error.message : "no finish"}`;
     })());
 
-  return { step, warmUp };
+  return { step: debug !== undefined ? (request) => timedStep(step, request, debug) : step, warmUp };
 };

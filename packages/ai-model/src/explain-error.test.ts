@@ -23,6 +23,20 @@ describe("explainError", () => {
     });
   });
 
+  it("says why a port Node's fetch refuses cannot be reached", () => {
+    const error = apiCallError("Cannot connect to API: bad port", { cause: new TypeError("fetch failed", { cause: new Error("bad port") }).cause, isRetryable: true });
+    expect(explainError(error, { baseURL: "http://127.0.0.1:6000/v1" })).toEqual({
+      kind: "network",
+      message: `cannot reach the model server at http://127.0.0.1:6000/v1: Node's fetch refuses port 6000 ("bad port", one of the ports browsers block); serve the model on another port`,
+    });
+  });
+
+  it("suggests /v1 after a 404 from a base URL without it", () => {
+    expect(explainError(apiCallError("page not found", { statusCode: 404 }), { baseURL: "http://127.0.0.1:11434/" }).message).toBe(
+      "the model server answered 404: page not found (check model.name; model.baseURL usually ends in /v1: try http://127.0.0.1:11434/v1)",
+    );
+  });
+
   it("counts the attempts of retried failures", () => {
     const last = apiCallError("connect ECONNREFUSED", { cause: fetchFailed("ECONNREFUSED", "connect ECONNREFUSED").cause });
     const retry = named("AI_RetryError", "Failed after 3 attempts", { lastError: last, errors: [last, last, last] });

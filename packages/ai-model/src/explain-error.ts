@@ -35,6 +35,41 @@ const NETWORK_CODES: Readonly<Record<string, string>> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
 };
 
+/**
+ * Whether `error` is Node's fetch refusing the URL's port outright ("bad port": the ports browsers
+ * block, such as 6000): no retry can help.
+ */
+export const isBadPort = (error: unknown): boolean => {
+  const seen = new Set<unknown>();
+  for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
+    seen.add(current);
+    if (/\bbad port\b/i.test(current.message)) return true;
+    const last = (current as Failure).lastError;
+    if (last !== undefined && last !== current && isBadPort(last)) return true;
+  }
+  return false;
+};
+
+const portOf = (baseURL: string): string => {
+  try {
+    const url = new URL(baseURL);
+    return url.port !== "" ? url.port : url.protocol === "https:" ? "443" : "80";
+  } catch {
+    return "?";
+  }
+};
+
+/** What to check after a 404: the model's name, and a base URL that lacks the usual `/v1`. */
+const notFoundHint = (baseURL: string): string => {
+  try {
+    const path = new URL(baseURL).pathname.replace(/\/+$/, "");
+    if (!/\/v\d+[a-z]*$/i.test(path)) return `check model.name; model.baseURL usually ends in /v1: try ${baseURL.replace(/\/+$/, "")}/v1`;
+  } catch {
+    // Not a URL: the generic hint.
+  }
+  return "check model.name and model.baseURL";
+};
+
 /** The error of a step ended by its signal. */
 export const abortedError = (): ModelError => ({ kind: "aborted", message: "the model step was cancelled" });
 
@@ -46,6 +81,12 @@ export const explainError = (error: unknown, context: ErrorContext): ModelError 
 
 const explain = (error: unknown, { baseURL }: ErrorContext): ModelError => {
   if (!(error instanceof Error)) return explainValue(error);
+  if (isBadPort(error)) {
+    return {
+      kind: "network",
+      message: `cannot reach the model server at ${baseURL}: Node's fetch refuses port ${portOf(baseURL)} ("bad port", one of the ports browsers block); serve the model on another port`,
+    };
+  }
   const failure = error as Failure;
   if (failure.name === "AbortError" || failure.name === "ResponseAborted") return abortedError();
   if (failure.name === "TimeoutError") return { kind: "network", message: `the model server at ${baseURL} timed out` };
@@ -82,7 +123,7 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
     }
     if (status >= 500) return { kind: "server", message: `model server error ${status}${tries}: ${detail}` };
     if (status === 404) {
-      return { kind: "bad-response", message: `the model server answered 404: ${detail} (check model.name and model.baseURL)` };
+      return { kind: "bad-response", message: `the model server answered 404: ${detail} (${notFoundHint(baseURL)})` };
     }
     return { kind: "bad-response", message: `the model server rejected the request (${status}): ${detail}` };
   }

@@ -38,6 +38,10 @@ describe("withRetries", () => {
     const refused = await run([failure(false), "never"]);
     expect("error" in refused.result && refused.result.error.message).toBe("bad");
     expect(refused.slept).toEqual([]);
+    const badPort = Object.assign(new Error("Cannot connect to API: bad port"), { isRetryable: true, cause: new Error("bad port") });
+    const port = await run([badPort, "never"]);
+    expect("error" in port.result && port.result.error).toBe(badPort);
+    expect(port.attempts).toBe(1);
   });
 
   it("honours the server's retry-after-ms and retry-after", () => {

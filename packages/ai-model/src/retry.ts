@@ -1,9 +1,11 @@
 /**
  * Retries of a model request, as the AI SDK schedules them: 429, 5xx and connection failures (what
- * the provider marks retryable) are tried again up to `maxRetries` times, waiting 2 s, then twice as
- * long each time, unless the server says how long with `retry-after-ms` / `retry-after`. The wait is
- * injectable so tests never sleep through it; each retry is announced so the operator's log says why.
+ * the provider marks retryable, except a port Node's fetch refuses outright) are tried again up to
+ * `maxRetries` times, waiting 2 s, then twice as long each time, unless the server says how long with
+ * `retry-after-ms` / `retry-after`. The wait is injectable so tests never sleep through it; each
+ * retry is announced so the operator's log says why.
  */
+import { isBadPort } from "./explain-error.js";
 
 /** The AI SDK's first wait. */
 export const INITIAL_RETRY_DELAY_MS = 2_000;
@@ -81,7 +83,7 @@ export const withRetries = async <T>(attempt: () => Promise<T>, options: RetryOp
       if (isAbortError(error) || maxRetries === 0) throw error;
       errors.push(error);
       if (errors.length > maxRetries) throw retryError(errors);
-      if (!(error instanceof Error && (error as CallFailure).isRetryable === true)) throw errors.length === 1 ? error : retryError(errors);
+      if (!(error instanceof Error && (error as CallFailure).isRetryable === true) || isBadPort(error)) throw errors.length === 1 ? error : retryError(errors);
       const delayMs = retryDelayMs(error, backoffMs);
       options.onRetry?.({ retry: errors.length, of: maxRetries, delayMs, error });
       await sleep(delayMs, signal);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { SUMMARY_SYSTEM_PROMPT } from "../src/compaction/summary-request.js";
 import { errorReply, textReply, toolReply } from "../src/testing/index.js";
+import { estimateTokens } from "../src/turn/token-estimate.js";
 import { harness } from "./harness.js";
 
 const say = (t: string) => [{ type: "text" as const, text: t }];
@@ -13,13 +14,14 @@ const threeTurns = async (h: ReturnType<typeof harness>) => {
 };
 
 describe("/compact", () => {
-  it("replaces all but the last turns with one summary and says so in one chunk", async () => {
+  it("replaces all but the last turns with one summary, says so in one chunk, then how full the context is", async () => {
     const h = harness({ replies: [textReply("a1"), textReply("a2"), textReply("a3", { inputTokens: 5000 }), textReply("## Goal\nsummary text")], sessions: true });
     const s = await threeTurns(h);
     expect(s.lastInputTokens).toBe(5000);
     h.events.length = 0;
     expect(await h.prompt(s, say("/compact"), h.emit)).toEqual({ stopReason: "end_turn" });
-    expect(h.events).toHaveLength(1);
+    expect(h.events.map((e) => e.type)).toEqual(["compaction", "usage"]);
+    expect(h.events[1]).toEqual({ type: "usage", used: estimateTokens(s.history), size: 128000 });
     expect(h.text()).toMatch(/^🗜️ compressed 2 messages → 1 summary \+ 4 kept \(\d+ tokens, \d+\.\ds\)$/);
     expect(s.history.slice(1)).toEqual([
       { role: "user", text: "## Goal\nsummary text", summary: true },
@@ -44,6 +46,7 @@ describe("/compact", () => {
     h.events.length = 0;
     await h.prompt(s, say("/compact"), h.emit);
     expect(h.text()).toBe("🗜️ nothing to compact: 2 message(s), no turn older than the last 2");
+    expect(h.events.at(-1)).toEqual({ type: "usage", used: 5000, size: 128000 });
     expect(s.history).toHaveLength(3);
     expect(s.lastInputTokens).toBe(5000);
     expect(h.model.requests).toHaveLength(1);

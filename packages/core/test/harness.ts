@@ -15,6 +15,7 @@ import {
   scriptedGate,
   scriptedModel,
   scriptedShell,
+  type InMemorySessionStore,
   type InMemorySkill,
   type ScriptedReply,
   type ShellScript,
@@ -27,6 +28,8 @@ export type HarnessOptions = {
   gate?: PermissionDecision | ((r: PermissionRequest) => PermissionDecision | Promise<PermissionDecision>);
   skills?: InMemorySkill[];
   sessions?: boolean;
+  /** The session store (implies `sessions`); a fresh in-memory one by default. */
+  store?: InMemorySessionStore;
   settings?: Partial<AgentSettings>;
   tools?: readonly Tool[];
 };
@@ -36,7 +39,7 @@ export const harness = (options: HarnessOptions = {}) => {
   const fs = inMemoryFileSystem(options.files ?? {});
   const shell = scriptedShell(options.shell);
   const gate = scriptedGate(options.gate ?? "allow");
-  const store = options.sessions ? inMemorySessionStore() : undefined;
+  const store = options.store ?? (options.sessions ? inMemorySessionStore() : undefined);
   const logs: string[] = [];
   const events: TurnEvent[] = [];
   const clock = manualClock();

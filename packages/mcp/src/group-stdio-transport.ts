@@ -10,6 +10,7 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 const STDERR_TAIL_BYTES = 4096;
 const STDIN_GRACE_MS = 300;
 const TERM_GRACE_MS = 1000;
+const STDERR_GRACE_MS = 200;
 
 export type GroupStdioOptions = {
   readonly command: string;
@@ -46,6 +47,7 @@ export class GroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
   private stderrTail = "";
+  private stderrEnded: Promise<void> = Promise.resolve();
   private closing = false;
 
   constructor(private readonly options: GroupStdioOptions) {}
@@ -85,6 +87,11 @@ export class GroupStdioTransport implements Transport {
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
     });
+    this.stderrEnded = new Promise((resolve) => {
+      if (child.stderr === null) return resolve();
+      child.stderr.once("close", resolve);
+      child.stderr.once("end", resolve);
+    });
     child.stdin?.on("error", () => undefined);
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
@@ -114,6 +121,8 @@ export class GroupStdioTransport implements Transport {
       if (!(await exited(child, TERM_GRACE_MS))) signalGroup(child, "SIGKILL");
     }
     signalGroup(child, "SIGKILL");
+    // What the server wrote last on stderr (often why it stopped) is read before the close resolves.
+    await Promise.race([this.stderrEnded, new Promise((resolve) => setTimeout(resolve, STDERR_GRACE_MS))]);
   }
 
   /** Kills the whole group at once (the agent is exiting). */

@@ -82,7 +82,6 @@ const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise
     };
   } catch (error) {
     closing = true;
-    kill();
     await transport.close().catch(() => undefined);
     const tail = stderr().trim();
     throw new Error(`${oneLine(error)}${tail !== "" ? ` (stderr: ${tail.split("\n").at(-1)!.slice(0, 200)})` : ""}`);

@@ -36,6 +36,33 @@ const isRunning = (pid: number): boolean => {
 const pidIn = (output: string): number => Number(/(\d+)/.exec(output)?.[1]);
 
 describe("bashShell", () => {
+  it("hands the output to the request's listener as it comes, in order, whatever the cap of the final output", async () => {
+    const seen: { text: string; at: number }[] = [];
+    const started = performance.now();
+    const result = await run("echo one; sleep 0.3; echo two >&2; sleep 0.3; head -c 5000 /dev/zero | tr '\\0' x; echo; echo three", {
+      maxOutputBytes: 100,
+      onOutput: (text) => seen.push({ text, at: performance.now() - started }),
+    });
+    const all = seen.map((s) => s.text).join("");
+    expect(all).toBe(`one\ntwo\n${"x".repeat(5000)}\nthree\n`);
+    expect(seen[0]!.text).toBe("one\n");
+    expect(seen.find((s) => s.text.startsWith("two"))!.at - seen[0]!.at).toBeGreaterThan(200);
+    expect(result.output).toMatch(/^one\ntwo\nx+\n\[… \d+ bytes cut …\]\nx+\nthree\n$/);
+  });
+
+  it("never splits a character between two texts, and a listener that throws does not disturb the command", async () => {
+    const texts: string[] = [];
+    const result = await run("printf '\\xc3'; sleep 0.2; printf '\\xa9t\\xc3\\xa9\\n'", {
+      onOutput: (text) => {
+        texts.push(text);
+        throw new Error("listener failed");
+      },
+    });
+    expect(texts.join("")).toBe("été\n");
+    expect(texts.every((t) => !t.includes("\ufffd"))).toBe(true);
+    expect(result).toMatchObject({ output: "été\n", exitCode: 0 });
+  });
+
   it("returns the exit code and the output", async () => {
     expect(await run("echo out; exit 7")).toEqual({ output: "out\n", exitCode: 7, signal: null, timedOut: false, cancelled: false });
   });

@@ -1,6 +1,7 @@
 /**
  * bashShell: the Shell port on `bash -c`, run in its own process group with stdout and stderr merged
- * into one bounded buffer. Timeout and abort kill the whole group (TERM, then KILL).
+ * into one bounded buffer (and handed to the request's listener as they come). Timeout and abort kill
+ * the whole group (TERM, then KILL).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { stat } from "node:fs/promises";
@@ -75,6 +76,24 @@ const spawnCommand = (argv: readonly string[], env: NodeJS.ProcessEnv, request: 
 
 type Timing = { readonly killGraceMs: number; readonly pipeGraceMs: number };
 
+/**
+ * Feeds a request's output listener: bytes decoded as UTF-8 as they come (a character split across
+ * two reads waits for its end), the listener's exceptions swallowed.
+ */
+const liveText = (listener: ((text: string) => void) | undefined): ((chunk: Buffer) => void) | undefined => {
+  if (listener === undefined) return undefined;
+  const decoder = new TextDecoder("utf-8");
+  return (chunk) => {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text === "") return;
+    try {
+      listener(text);
+    } catch {
+      // The listener's failure is not the command's.
+    }
+  };
+};
+
 /** Watches one spawned child until it and its group are done; never rejects. */
 const supervise = (child: ChildProcess, request: ShellRequest, timing: Timing): Promise<Result<ShellResult, ShellError>> =>
   new Promise((resolve) => {
@@ -134,8 +153,13 @@ const supervise = (child: ChildProcess, request: ShellRequest, timing: Timing): 
     const timer = setTimeout(() => stop("timeout"), Math.min(Math.max(0, request.timeoutMs), MAX_TIMER_MS));
     request.signal.addEventListener("abort", onAbort, { once: true });
 
-    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    const live = liveText(request.onOutput);
+    const onData = (chunk: Buffer): void => {
+      output.push(chunk);
+      if (!settled) live?.(chunk);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
     child.on("error", (error) => {
       if (child.pid === undefined) settle(err({ kind: "spawn", message: messageOf(error) }));
     });

@@ -2,16 +2,11 @@ import { join } from "node:path";
 import type { ChangeTracker, FileDiff } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { changeTracker } from "./change-tracker.js";
-import { gitRepo, sh, tempDirs, writeFiles } from "./change-tracking/test-support.js";
+import { diffsOf, gitRepo, sh, tempDirs, writeFiles } from "./change-tracking/test-support.js";
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanUp());
 
-const diffsOf = async (changes: ChangeTracker, cwd: string, command: string): Promise<readonly FileDiff[]> => {
-  const snapshot = (await changes.begin(cwd))._unsafeUnwrap();
-  sh(cwd, command);
-  return (await snapshot.finish())._unsafeUnwrap();
-};
 
 const THREE_CHANGES = "sed -i 's/a/b/' f.txt && rm g.txt && echo x > h.txt && echo ignored > skip.log";
 

@@ -8,20 +8,12 @@ import { join } from "node:path";
 import type { ChangeTracker, FileDiff } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { gitChangeTracker } from "./git-change-tracker.js";
-import { git, gitRepo, sh, tempDirs, writeFiles } from "./change-tracking/test-support.js";
+import { changed, created, deleted, diffsOf, git, gitRepo, sh, tempDirs, writeFiles } from "./change-tracking/test-support.js";
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanUp());
 
-const diffsOf = async (changes: ChangeTracker, cwd: string, command: string): Promise<readonly FileDiff[]> => {
-  const snapshot = (await changes.begin(cwd))._unsafeUnwrap();
-  sh(cwd, command);
-  return (await snapshot.finish())._unsafeUnwrap();
-};
 
-const created = (path: string, text: string): FileDiff => ({ path, oldText: null, newText: text });
-const changed = (path: string, oldText: string, newText: string): FileDiff => ({ path, oldText, newText });
-const deleted = (path: string, text: string): FileDiff => ({ path, oldText: text, newText: null });
 
 describe.each([
   { mode: "watching", watch: true },

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { ChangeTracker, FileDiff } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { findWorkTree, gitChangeTracker } from "./git-change-tracker.js";
-import { git, gitRepo, sh, tempDirs, writeFiles } from "./change-tracking/test-support.js";
+import { diffsOf, git, gitRepo, sh, tempDirs, writeFiles } from "./change-tracking/test-support.js";
 import type { ChangeTrackingOptions } from "./change-tracking/limits.js";
 
 const dirs = tempDirs();
@@ -15,11 +15,6 @@ const tracker = async (options: ChangeTrackingOptions = {}): Promise<{ tracker: 
   return { tracker: gitChangeTracker({ ...options, tempDir }), tempDir };
 };
 
-const diffsOf = async (changes: ChangeTracker, cwd: string, command: string): Promise<readonly FileDiff[]> => {
-  const snapshot = (await changes.begin(cwd))._unsafeUnwrap();
-  sh(cwd, command);
-  return (await snapshot.finish())._unsafeUnwrap();
-};
 
 describe("gitChangeTracker", () => {
   it("reports a change, a deletion and a creation made by a shell command", async () => {

@@ -8,12 +8,22 @@
 export { nodeFileSystem, DEFAULT_MAX_READ_BYTES, type NodeFileSystemOptions } from "./node-file-system.js";
 export { bashShell, type BashShell, type BashShellOptions } from "./bash-shell.js";
 export { jsonSessionStore, type JsonSessionStoreOptions } from "./json-session-store.js";
+export { currentOwner, ownerAlive, type LockOwner } from "./process-identity.js";
 export { loadDiskSkillCatalogue } from "./disk-skill-catalogue.js";
 export { changeTracker, type ChangeTrackingOptions } from "./change-tracker.js";
 export { cryptoRandomHex, platformLine, systemClock } from "./system-clock.js";
 
 // The session file format.
-export { SESSION_FORMAT, SESSION_VERSION, decodeSessionDocument, encodeSessionDocument, type SessionDocumentError } from "./json-session-document.js";
+export {
+  SESSION_FORMAT,
+  SESSION_VERSION,
+  decodeSessionDocument,
+  decodeSessionFile,
+  encodeSessionDocument,
+  type DecodedDocument,
+  type SessionDocumentError,
+} from "./json-session-document.js";
+export { JOURNAL_FORMAT, JOURNAL_VERSION, journalHeader, journalLines, readJournal, type JournalReading } from "./session-journal.js";
 
 // Configuration.
 export { loadConfig, loadProcessConfig, redactedSummary, type ConfigInputs } from "./config.js";

@@ -1,7 +1,7 @@
 /**
  * The session file's document, format "mm-session" version 1 (docs/session-file.md): a StoredSession
- * encoded with one JSON.stringify, and decoded with one JSON.parse plus a single validating pass.
- * Pure; jsonSessionStore does the I/O.
+ * and its generation (the tag a journal names) encoded with one JSON.stringify, and decoded with one
+ * JSON.parse plus a single validating pass. Pure; jsonSessionStore does the I/O.
  */
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff, History, ImageData, Message, ReasoningPart, StoredSession, SystemMessage, ToolCall } from "@mm/core";
@@ -18,16 +18,16 @@ export type SessionDocumentError =
   | { readonly kind: "unsupported-version"; readonly version: unknown };
 
 /** A validation failure at one field, carried as a value through the single pass. */
-class Invalid {
+export class Invalid {
   constructor(readonly message: string) {}
 }
 
 type Json = { readonly [key: string]: unknown };
 
-const isRecord = (value: unknown): value is Json =>
+export const isRecord = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-const shown = (value: unknown): string => {
+export const shown = (value: unknown): string => {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -35,7 +35,7 @@ const shown = (value: unknown): string => {
   return typeof value === "object" ? "an object" : String(value);
 };
 
-const expected = (at: string, what: string, value: unknown): Invalid => new Invalid(`${at}: expected ${what}, got ${shown(value)}`);
+export const expected = (at: string, what: string, value: unknown): Invalid => new Invalid(`${at}: expected ${what}, got ${shown(value)}`);
 
 const text = (record: Json, key: string, at: string): string | Invalid => {
   const value = record[key];
@@ -136,7 +136,8 @@ const decodeToolResult = (record: Json, at: string): Message | Invalid => {
   return diffs instanceof Invalid ? diffs : { role: "tool", callId, toolName, status, output, diffs, ...images };
 };
 
-const decodeMessage = (value: unknown, at: string): Message | Invalid => {
+/** One message of the history after the system prompt, checked; `at` names it in the error. */
+export const decodeMessage = (value: unknown, at: string): Message | Invalid => {
   if (!isRecord(value)) return expected(at, "an object", value);
   switch (value.role) {
     case "user": {
@@ -156,10 +157,11 @@ const decodeMessage = (value: unknown, at: string): Message | Invalid => {
   }
 };
 
-const decodeSystem = (value: unknown): SystemMessage | Invalid => {
-  if (!isRecord(value)) return expected("messages[0]", "an object", value);
-  if (value.role !== "system") return expected("messages[0].role", "system (the system prompt comes first)", value.role);
-  const body = text(value, "text", "messages[0]");
+/** The system prompt, checked; `at` names it in the error. */
+export const decodeSystem = (value: unknown, at = "messages[0]"): SystemMessage | Invalid => {
+  if (!isRecord(value)) return expected(at, "an object", value);
+  if (value.role !== "system") return expected(`${at}.role`, "system (the system prompt comes first)", value.role);
+  const body = text(value, "text", at);
   return body instanceof Invalid ? body : { role: "system", text: body };
 };
 
@@ -191,7 +193,10 @@ const decodeVersion = (value: unknown): Result<void, SessionDocumentError> => {
   return err({ kind: "corrupt", message: `version: expected ${SESSION_VERSION}, got ${shown(value)}` });
 };
 
-const decodeFields = (document: Json, id: string): StoredSession | Invalid => {
+/** A decoded session file: the session, and the generation a journal must name to extend it. */
+export type DecodedDocument = { readonly session: StoredSession; readonly generation: string | undefined };
+
+const decodeFields = (document: Json, id: string): DecodedDocument | Invalid => {
   if (document.id !== id) return expected("id", `${JSON.stringify(id)} (the file's name)`, document.id);
   const cwd = document.cwd;
   if (typeof cwd !== "string") return expected("cwd", "a string", cwd);
@@ -201,8 +206,10 @@ const decodeFields = (document: Json, id: string): StoredSession | Invalid => {
   if (updatedAt instanceof Invalid) return updatedAt;
   const settings = decodeSettings(document);
   if (settings instanceof Invalid) return settings;
+  const generation = document.generation;
+  if (generation !== undefined && typeof generation !== "string") return expected("generation", "a string", generation);
   const history = decodeHistory(document.messages);
-  return history instanceof Invalid ? history : { id, cwd, createdAt, updatedAt, history, ...settings };
+  return history instanceof Invalid ? history : { session: { id, cwd, createdAt, updatedAt, history, ...settings }, generation };
 };
 
 /** The optional `title`, `model` and `mode` of a document (absent in files written before them). */
@@ -222,7 +229,11 @@ const decodeSettings = (document: Json): Pick<StoredSession, "title" | "model" |
 };
 
 /** The session stored in `source`, the text of `<id>.json`; the document's own id must be `id`. */
-export const decodeSessionDocument = (source: string, id: string): Result<StoredSession, SessionDocumentError> => {
+export const decodeSessionDocument = (source: string, id: string): Result<StoredSession, SessionDocumentError> =>
+  decodeSessionFile(source, id).map((decoded) => decoded.session);
+
+/** The session stored in `source` and the document's generation. */
+export const decodeSessionFile = (source: string, id: string): Result<DecodedDocument, SessionDocumentError> => {
   let document: unknown;
   try {
     document = JSON.parse(source);
@@ -233,19 +244,22 @@ export const decodeSessionDocument = (source: string, id: string): Result<Stored
   if (document.format !== SESSION_FORMAT) {
     return err({ kind: "corrupt", message: `format: expected "${SESSION_FORMAT}", got ${shown(document.format)}` });
   }
-  return decodeVersion(document.version).andThen((): Result<StoredSession, SessionDocumentError> => {
-    const session = decodeFields(document, id);
-    return session instanceof Invalid ? err({ kind: "corrupt", message: session.message }) : ok(session);
+  return decodeVersion(document.version).andThen((): Result<DecodedDocument, SessionDocumentError> => {
+    const decoded = decodeFields(document, id);
+    return decoded instanceof Invalid ? err({ kind: "corrupt", message: decoded.message }) : ok(decoded);
   });
 };
 
 const MAX_DATE_MS = 8.64e15;
 
-const isoOf = (ms: number, key: string): string | Invalid =>
+export const isoOf = (ms: number, key: string): string | Invalid =>
   Number.isFinite(ms) && Math.abs(ms) <= MAX_DATE_MS ? new Date(ms).toISOString() : expected(key, "a date in milliseconds", ms);
 
-/** The text of the session's file: one line of JSON, messages verbatim. Fails on a bad date or an unserialisable tool input. */
-export const encodeSessionDocument = (session: StoredSession): Result<string, string> => {
+/**
+ * The text of the session's file: one line of JSON, messages verbatim, with `generation` when given.
+ * Fails on a bad date or an unserialisable tool input.
+ */
+export const encodeSessionDocument = (session: StoredSession, generation?: string): Result<string, string> => {
   const createdAt = isoOf(session.createdAt, "createdAt");
   if (createdAt instanceof Invalid) return err(createdAt.message);
   const updatedAt = isoOf(session.updatedAt, "updatedAt");
@@ -260,6 +274,7 @@ export const encodeSessionDocument = (session: StoredSession): Result<string, st
     ...(session.title !== undefined ? { title: session.title } : {}),
     ...(session.model !== undefined ? { model: session.model } : {}),
     ...(session.mode !== undefined ? { mode: session.mode } : {}),
+    ...(generation !== undefined ? { generation } : {}),
     messages: session.history,
   };
   try {

@@ -1,7 +1,8 @@
 /**
  * Listing and removing the session files of a sessions dir, for `session/list` and `session/delete`.
  * A listing reads only the head of each file (its fields come before `messages`, see
- * docs/session-file.md), so a dir of 10 MB sessions lists in milliseconds. Files that are not session
+ * docs/session-file.md), so a dir of 10 MB sessions lists in milliseconds; a pending journal's time
+ * is the session's last update. Files that are not session
  * files of the form `<id>.json`, symlinks and unreadable or malformed heads are left out.
  */
 import { constants } from "node:fs";
@@ -98,7 +99,10 @@ export const listSessionFiles = async (dir: string, cwd: string): Promise<Result
   const summaries = await Promise.all(
     ids.map(async (id) => {
       const head = await readHead(join(dir, `${id}.json`));
-      return head === undefined ? undefined : summaryOf(id, head.text, head.whole);
+      const summary = head === undefined ? undefined : summaryOf(id, head.text, head.whole);
+      // Messages appended since the document was written are in its journal: the session's last update is then the journal's.
+      const journal = await lstat(join(dir, `${id}.journal`)).catch(() => undefined);
+      return summary !== undefined && journal !== undefined && journal.mtimeMs > summary.updatedAt ? { ...summary, updatedAt: journal.mtimeMs } : summary;
     }),
   );
   return ok(

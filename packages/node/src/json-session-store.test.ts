@@ -95,6 +95,7 @@ describe("jsonSessionStore: the document", () => {
       cwd,
       createdAt: "2026-09-16T10:15:30.123Z",
       updatedAt: "2026-09-16T10:20:00.456Z",
+      generation: expect.stringMatching(/^[0-9a-f]{12}$/),
       messages: everyKindOfMessage,
     });
   });
@@ -103,7 +104,7 @@ describe("jsonSessionStore: the document", () => {
     const elsewhere = join(cwd, "elsewhere");
     const absolute = jsonSessionStore({ dir: elsewhere });
     await absolute.save(aSession({ cwd: "/somewhere/else" }));
-    expect((await readdir(elsewhere)).filter((name) => !name.startsWith("."))).toEqual([`${ID}.json`]);
+    expect((await readdir(elsewhere)).filter((name) => name.endsWith(".json"))).toEqual([`${ID}.json`]);
     expect((await absolute.load("/another/cwd", ID))._unsafeUnwrap().cwd).toBe("/somewhere/else");
   });
 
@@ -111,7 +112,7 @@ describe("jsonSessionStore: the document", () => {
     await store().save(aSession());
     await store().save(aSession({ history: [systemMessage("v2")] }));
     expect((await store().load(cwd, ID))._unsafeUnwrap().history).toEqual([systemMessage("v2")]);
-    expect(await readdir(sessionsDir())).toEqual([`${ID}.json`]);
+    expect((await readdir(sessionsDir())).sort()).toEqual([`${ID}.json`, `${ID}.lock`]);
   });
 
   it("keeps a tool call whose input is absent", async () => {
@@ -271,7 +272,7 @@ describe("jsonSessionStore: concurrency", () => {
     const loaded = s.load(cwd, ID);
     for (const saved of await Promise.all(saves)) expect(saved.isOk()).toBe(true);
     expect((await loaded)._unsafeUnwrap().history).toEqual([systemMessage("v19")]);
-    expect(await readdir(sessionsDir())).toEqual([`${ID}.json`]);
+    expect((await readdir(sessionsDir())).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 
   it("saves different sessions side by side", async () => {
@@ -333,7 +334,9 @@ describe.runIf(posix)("jsonSessionStore: crash safety", () => {
       expect(saves).toBeGreaterThan(0);
       const text = await readFile(fileOf(), "utf8");
       expect(() => JSON.parse(text)).not.toThrow();
-      const loaded = (await store().load(cwd, ID))._unsafeUnwrap();
+      const reader = store();
+      const loaded = (await reader.load(cwd, ID))._unsafeUnwrap();
+      await reader.release(cwd, ID);
       const version = crashVersionOf(loaded.history[0].text);
       expect(version).toBeDefined();
       if (version === undefined) return;

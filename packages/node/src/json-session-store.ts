@@ -1,142 +1,52 @@
 /**
- * jsonSessionStore: the SessionStore port as one JSON file per session, `<cwd>/<dir>/<id>.json`,
- * written atomically (temp file, fsync, rename, fsync of the directory), 0600 in a 0700 directory,
- * never through a symlink. The document itself is json-session-document.ts; docs/session-file.md.
+ * jsonSessionStore: the SessionStore port on local files, `<cwd>/<dir>/<id>.json` (the document),
+ * `<id>.journal` (messages added since, appended as the turn goes) and `<id>.lock` (the process
+ * holding the session). Layout and recovery rules: docs/session-file.md.
  */
-import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { lstat, open, rename, unlink, type FileHandle } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { isSessionId, type SessionStore, type StoreError, type StoredSession } from "@mm/core";
-import { decodeSessionDocument, encodeSessionDocument } from "./json-session-document.js";
+import { reasonOf } from "./errno.js";
+import { decodeSessionFile } from "./json-session-document.js";
+import { currentOwner, describeOwner, ownerAlive, type LockOwner } from "./process-identity.js";
+import { checkSessionsDir, prepareSessionsDir, readRegularFile, sameStamp, stampFile } from "./session-files.js";
+import { readJournal } from "./session-journal.js";
+import { dropLock, stillHeld, takeLock, type HeldLock, type LockParty } from "./session-lock.js";
+import { appendToJournal } from "./session-journal-file.js";
+import { encodeRewrite, planWrite, rewriteDocument, type Kept, type SessionPaths } from "./session-writes.js";
+import { repairJournal } from "./session-repair.js";
 import { listSessionFiles, removeSessionFile } from "./json-session-listing.js";
-import { errorCode, reasonOf } from "./errno.js";
-import { makeDirectories } from "./make-directories.js";
+import { unlink } from "node:fs/promises";
 
 /** Options of {@link jsonSessionStore}. */
 export type JsonSessionStoreOptions = {
   /** `sessions.dir`: a relative one is taken against each session's cwd, an absolute one as is. */
   readonly dir: string;
+  /** The process its lock files name; this process by default (tests pose as others). */
+  readonly owner?: LockOwner;
+  /** Whether a lock's holder still runs; by default from /proc (pid, start time, boot id) or `kill(pid, 0)`. */
+  readonly alive?: (owner: LockOwner) => boolean;
 };
 
-/** Errors of an fsync on a directory that only mean the platform or filesystem cannot do it. */
-const UNSUPPORTED_DIR_SYNC = new Set(["EINVAL", "ENOTSUP", "EISDIR", "EPERM", "EACCES", "EBADF"]);
-
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
-
+/** What the store knows of one session: its files, the lock it holds, what it last wrote or read. */
+type Slot = { readonly dir: string; readonly paths: SessionPaths; lock: HeldLock | undefined; kept: Kept | undefined };
 
 const io = (id: string, message: string): StoreError => ({ kind: "io", id, message });
 
-/** Whether the sessions dir exists; refuses a symlink or a non-directory in its place. */
-const checkSessionsDir = async (dir: string, id: string): Promise<Result<boolean, StoreError>> => {
-  try {
-    const info = await lstat(dir);
-    if (info.isSymbolicLink()) return err(io(id, `sessions dir is a symlink: ${dir}`));
-    if (!info.isDirectory()) return err(io(id, `sessions dir is not a directory: ${dir}`));
-    return ok(true);
-  } catch (error) {
-    const code = errorCode(error);
-    return code === "ENOENT" || code === "ENOTDIR" ? ok(false) : err(io(id, `cannot use sessions dir ${dir}: ${reasonOf(error)}`));
-  }
-};
-
-/** Creates the sessions dir 0700 (its missing parents with the default mode) unless it exists. */
-const prepareSessionsDir = async (dir: string, id: string): Promise<Result<void, StoreError>> => {
-  const exists = await checkSessionsDir(dir, id);
-  if (exists.isErr() || exists.value) return exists.map(() => undefined);
-  try {
-    await makeDirectories(dir, 0o700);
-  } catch (error) {
-    if (errorCode(error) !== "EEXIST") return err(io(id, `cannot create sessions dir ${dir}: ${reasonOf(error)}`));
-  }
-  const created = await checkSessionsDir(dir, id);
-  return created.andThen((made) => (made ? ok(undefined) : err(io(id, `cannot create sessions dir ${dir}`))));
-};
-
-const syncDir = async (dir: string, id: string): Promise<Result<void, StoreError>> => {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(dir, "r");
-    await handle.sync();
-    return ok(undefined);
-  } catch (error) {
-    const code = errorCode(error);
-    return code !== undefined && UNSUPPORTED_DIR_SYNC.has(code) ? ok(undefined) : err(io(id, `cannot sync ${dir}: ${reasonOf(error)}`));
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-};
-
-/** Temp file in the same dir (created exclusively, 0600), written, fsynced, renamed over the target. */
-const writeAtomically = async (dir: string, target: string, id: string, text: string): Promise<Result<void, StoreError>> => {
-  const prepared = await prepareSessionsDir(dir, id);
-  if (prepared.isErr()) return prepared;
-  const temp = join(dir, `.${id}.json.${randomBytes(6).toString("hex")}.tmp`);
-  let handle: FileHandle | undefined;
-  let created = false;
-  try {
-    handle = await open(temp, "wx", 0o600);
-    created = true;
-    await handle.writeFile(text, "utf8");
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await rename(temp, target);
-  } catch (error) {
-    await handle?.close().catch(() => undefined);
-    if (created) await unlink(temp).catch(() => undefined);
-    return err(io(id, `cannot write ${target}: ${reasonOf(error)}`));
-  }
-  return syncDir(dir, id);
-};
-
-const readSession = async (dir: string, target: string, id: string): Promise<Result<StoredSession, StoreError>> => {
-  const exists = await checkSessionsDir(dir, id);
-  if (exists.isErr()) return err(exists.error);
-  if (!exists.value) return err({ kind: "not-found", id });
-  let handle: FileHandle | undefined;
-  let source: string;
-  try {
-    const info = await lstat(target);
-    if (info.isSymbolicLink()) return err(io(id, `session file is a symlink: ${target}`));
-    handle = await open(target, READ_FLAGS);
-    if (!(await handle.stat()).isFile()) return err(io(id, `session file is not a regular file: ${target}`));
-    source = (await handle.readFile()).toString("utf8");
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === "ENOENT") return err({ kind: "not-found", id });
-    if (code === "ELOOP") return err(io(id, `session file is a symlink: ${target}`));
-    return err(io(id, `cannot read ${target}: ${reasonOf(error)}`));
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-  return decodeSessionDocument(source, id).mapErr((error): StoreError => ({ ...error, id }));
-};
-
-/**
- * One task at a time per key (a session file's path): a save starts once the previous save of that
- * file has finished, so concurrent saves never interleave and the last one called is the one kept.
- */
+/** One task at a time per session: each starts once the previous one of that session has settled. */
 const perKeyQueue = () => {
   const tails = new Map<string, Promise<void>>();
-  return {
-    /** Runs `task` after every earlier task of `key`; `task` must not reject. */
-    enqueue: <T>(key: string, task: () => Promise<T>): Promise<T> => {
-      const run = (tails.get(key) ?? Promise.resolve()).then(task);
-      const tail = run.then(
-        () => undefined,
-        () => undefined,
-      );
-      tails.set(key, tail);
-      void tail.then(() => {
-        if (tails.get(key) === tail) tails.delete(key);
-      });
-      return run;
-    },
-    /** Runs `task` once the tasks of `key` queued so far are done, without holding back later ones. */
-    after: <T>(key: string, task: () => Promise<T>): Promise<T> => (tails.get(key) ?? Promise.resolve()).then(task),
+  return <T>(key: string, task: () => Promise<T>): Promise<T> => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(task);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return run;
   };
 };
 
@@ -144,32 +54,188 @@ const perKeyQueue = () => {
 const settled = <T>(id: string, promise: Promise<Result<T, StoreError>>): ResultAsync<T, StoreError> =>
   new ResultAsync(promise.catch((error: unknown) => err(io(id, `session store failed: ${reasonOf(error)}`))));
 
-/** The SessionStore port on local JSON files. No method throws or rejects. */
+/** Whether the files are still as this process left them (their stamps), without reading them. */
+const stampsUnchanged = async (slot: Slot, kept: Kept): Promise<Result<boolean, string>> => {
+  const document = await stampFile(slot.paths.document);
+  if (document.isErr()) return err(document.error);
+  const journal = await stampFile(slot.paths.journal);
+  if (journal.isErr()) return err(journal.error);
+  const expected = kept.journal;
+  const journalSame =
+    expected === undefined
+      ? journal.value === "absent" || kept.broken
+      : journal.value !== "absent" && journal.value.ino === expected.ino && (kept.broken || journal.value.size === expected.bytes);
+  return ok(sameStamp(document.value, kept.document) && journalSame);
+};
+
+const CONFLICT = "the session was changed on disk by another process since this one read or wrote it";
+
+/** The SessionStore port on local files. No method throws or rejects. */
 export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore => {
-  const queue = perKeyQueue();
-  const locate = (cwd: string, id: string) => {
+  const enqueue = perKeyQueue();
+  const self = options.owner ?? currentOwner();
+  const party: LockParty = { self, alive: options.alive ?? ownerAlive(self) };
+  const slots = new Map<string, Slot>();
+
+  const slotOf = (cwd: string, id: string): Slot => {
     const dir = resolve(cwd, options.dir);
-    return { dir, target: join(dir, `${id}.json`) };
+    const document = join(dir, `${id}.json`);
+    const known = slots.get(document);
+    if (known !== undefined) return known;
+    const slot: Slot = { dir, paths: { document, journal: join(dir, `${id}.journal`), lock: join(dir, `${id}.lock`) }, lock: undefined, kept: undefined };
+    slots.set(document, slot);
+    return slot;
   };
+
+  /** Holds the slot's lock (keeping or taking it): `busy` for a live holder, `io` when no lock can be made. */
+  const lock = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
+    if (slot.lock !== undefined && (await stillHeld(slot.paths.lock, slot.lock))) return ok(undefined);
+    slot.lock = undefined;
+    const taken = await takeLock(slot.paths.lock, party);
+    if (taken.isOk()) {
+      slot.lock = taken.value;
+      return ok(undefined);
+    }
+    const problem = taken.error;
+    return err(problem.kind === "busy" ? { kind: "busy", id, holder: describeOwner(problem.holder, self) } : io(id, problem.message));
+  };
+
+  /**
+   * How the session's files compare with what this process last wrote or read: `same`; `damaged`
+   * (removed, replaced by a link or by something that is not this session, or holding what this
+   * process has anyway): the next save rewrites them; or a `conflict`: they hold another version of
+   * the session, written by someone else, which a save would lose.
+   */
+  const onDisk = async (slot: Slot, kept: Kept, id: string): Promise<Result<"same" | "damaged", StoreError>> => {
+    const unchanged = await stampsUnchanged(slot, kept);
+    if (unchanged.isErr()) return err(io(id, unchanged.error));
+    if (unchanged.value) return ok("same");
+    const found = await readSession(slot, id, false);
+    if (found.isErr()) return ok("damaged");
+    const theirs = found.value.session.history;
+    return JSON.stringify(theirs) === JSON.stringify(kept.session.history) ? ok("damaged") : err({ kind: "conflict", id, message: CONFLICT });
+  };
+
+  const save = async (slot: Slot, session: StoredSession): Promise<Result<void, StoreError>> => {
+    const { id } = session;
+    const kept = slot.kept;
+    const planned = planWrite(kept, session);
+    if (planned.isErr()) return err(io(id, planned.error));
+    let plan = planned.value;
+    if (plan === "nothing") return ok(undefined);
+    const prepared = await prepareSessionsDir(slot.dir);
+    if (prepared.isErr()) return err(io(id, prepared.error));
+    const locked = await lock(slot, id);
+    if (locked.isErr() && locked.error.kind === "busy") return locked;
+    if (kept !== undefined) {
+      const state = await onDisk(slot, kept, id);
+      if (state.isErr()) return err(state.error);
+      if (state.value === "damaged" && plan.kind === "append") {
+        const rewrite = encodeRewrite(session);
+        if (rewrite.isErr()) return err(io(id, rewrite.error));
+        plan = { kind: "rewrite", rewrite: rewrite.value };
+      }
+    }
+    if (plan.kind === "append" && kept?.generation !== undefined) {
+      const appended = await appendToJournal(slot.paths, { ...kept, generation: kept.generation }, session, plan.lines);
+      slot.kept = appended.kept;
+      return appended.error === undefined ? ok(undefined) : err(io(id, appended.error));
+    }
+    if (plan.kind !== "rewrite") return err(io(id, "session store: no document to write"));
+    const rewritten = await rewriteDocument(slot.paths, plan.rewrite);
+    if (rewritten.isErr()) return err(io(id, rewritten.error));
+    slot.kept = rewritten.value;
+    return ok(undefined);
+  };
+
+  const load = async (slot: Slot, id: string): Promise<Result<StoredSession, StoreError>> => {
+    const dir = await checkSessionsDir(slot.dir);
+    if (dir.isErr()) return err(io(id, dir.error));
+    const exists = dir.value ? await stampFile(slot.paths.document) : ok("absent" as const);
+    if (exists.isErr()) return err(io(id, exists.error));
+    if (exists.value === "absent") return err({ kind: "not-found", id });
+    const heldBefore = slot.lock !== undefined;
+    const locked = await lock(slot, id);
+    if (locked.isErr() && locked.error.kind === "busy") return err(locked.error);
+    const read = await readSession(slot, id, locked.isOk());
+    if (read.isErr()) {
+      if (!heldBefore && slot.lock !== undefined) await dropLock(slot.paths.lock, slot.lock);
+      if (!heldBefore) slot.lock = undefined;
+      return err(read.error);
+    }
+    slot.kept = read.value;
+    return ok(read.value.session);
+  };
+
+  const readSession = async (slot: Slot, id: string, holding: boolean): Promise<Result<Kept, StoreError>> => {
+    const stamp = await stampFile(slot.paths.document);
+    const source = await readRegularFile(slot.paths.document, "session file");
+    if (source.isErr()) return err(io(id, source.error));
+    if (source.value === undefined || stamp.isErr() || stamp.value === "absent") return err({ kind: "not-found", id });
+    const decoded = decodeSessionFile(source.value, id);
+    if (decoded.isErr()) return err({ ...decoded.error, id });
+    const { session, generation } = decoded.value;
+    const base: Kept = { session, generation, document: stamp.value, journal: undefined, broken: false };
+    const journal = await readRegularFile(slot.paths.journal, "session journal");
+    if (journal.isErr()) return err(io(id, journal.error));
+    if (journal.value === undefined) return ok(base);
+    const reading = readJournal(journal.value, session, generation);
+    if (reading.isErr()) return err({ ...reading.error, id });
+    return ok(await repairJournal(slot.paths.journal, base, reading.value, holding));
+  };
+
+  const hold = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
+    const dir = await checkSessionsDir(slot.dir);
+    if (dir.isErr()) return err(io(id, dir.error));
+    if (!dir.value) return ok(undefined);
+    const locked = await lock(slot, id);
+    if (locked.isErr()) return locked;
+    return slot.kept === undefined ? ok(undefined) : (await onDisk(slot, slot.kept, id)).map(() => undefined);
+  };
+
+  const release = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
+    const kept = slot.kept;
+    let folded: Result<void, StoreError> = ok(undefined);
+    const ours = slot.lock !== undefined && (await stillHeld(slot.paths.lock, slot.lock));
+    const dir = await checkSessionsDir(slot.dir);
+    if (dir.isErr()) folded = err(io(id, dir.error));
+    else if (kept !== undefined && ours && (kept.journal !== undefined || kept.broken)) {
+      const unchanged = (await onDisk(slot, kept, id)).map(() => undefined);
+      const rewrite = encodeRewrite(kept.session);
+      folded = unchanged.isErr()
+        ? unchanged
+        : rewrite.isErr()
+          ? err(io(id, rewrite.error))
+          : (await rewriteDocument(slot.paths, rewrite.value)).map(() => undefined).mapErr((e) => io(id, e));
+    }
+    if (slot.lock !== undefined && dir.isOk()) await dropLock(slot.paths.lock, slot.lock);
+    slots.delete(slot.paths.document);
+    return folded;
+  };
+
+  /** Removes the session's files, unless another live process holds it. */
+  const remove = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
+    const locked = await lock(slot, id);
+    if (locked.isErr() && locked.error.kind === "busy") return locked;
+    const removed = await removeSessionFile(slot.dir, id);
+    await unlink(slot.paths.journal).catch(() => undefined);
+    if (slot.lock !== undefined) await dropLock(slot.paths.lock, slot.lock);
+    slots.delete(slot.paths.document);
+    return removed;
+  };
+
+  const run = <T>(cwd: string, id: string, task: (slot: Slot) => Promise<Result<T, StoreError>>): ResultAsync<T, StoreError> => {
+    if (!isSessionId(id)) return errAsync({ kind: "invalid-id", id });
+    const slot = slotOf(cwd, id);
+    return settled(id, enqueue(slot.paths.document, () => task(slotOf(cwd, id))));
+  };
+
   return {
-    save: (session) => {
-      const { id } = session;
-      if (!isSessionId(id)) return errAsync({ kind: "invalid-id", id });
-      const text = encodeSessionDocument(session);
-      if (text.isErr()) return errAsync(io(id, text.error));
-      const { dir, target } = locate(session.cwd, id);
-      return settled(id, queue.enqueue(target, () => writeAtomically(dir, target, id, text.value)));
-    },
-    load: (cwd, id) => {
-      if (!isSessionId(id)) return errAsync({ kind: "invalid-id", id });
-      const { dir, target } = locate(cwd, id);
-      return settled(id, queue.after(target, () => readSession(dir, target, id)));
-    },
+    save: (session) => run(session.cwd, session.id, (slot) => save(slot, session)),
+    load: (cwd, id) => run(cwd, id, (slot) => load(slot, id)),
+    hold: (cwd, id) => run(cwd, id, (slot) => hold(slot, id)),
+    release: (cwd, id) => run(cwd, id, (slot) => release(slot, id)),
     list: (cwd) => settled("", listSessionFiles(resolve(cwd, options.dir), cwd)),
-    remove: (cwd, id) => {
-      if (!isSessionId(id)) return errAsync({ kind: "invalid-id", id });
-      const { dir, target } = locate(cwd, id);
-      return settled(id, queue.enqueue(target, () => removeSessionFile(dir, id)));
-    },
+    remove: (cwd, id) => run(cwd, id, (slot) => remove(slot, id)),
   };
 };

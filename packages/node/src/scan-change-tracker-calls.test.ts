@@ -7,16 +7,11 @@ import { join } from "node:path";
 import type { ChangeTracker, FileDiff } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { scanChangeTracker } from "./scan-change-tracker.js";
-import { sh, tempDirs, writeFiles } from "./change-tracking/test-support.js";
+import { changed, created, deleted, diffsOf, sh, tempDirs, writeFiles } from "./change-tracking/test-support.js";
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanUp());
 
-const diffsOf = async (changes: ChangeTracker, cwd: string, command: string): Promise<readonly FileDiff[]> => {
-  const snapshot = (await changes.begin(cwd))._unsafeUnwrap();
-  sh(cwd, command);
-  return (await snapshot.finish())._unsafeUnwrap();
-};
 
 const folder = async (files: Record<string, string>): Promise<string> => {
   const dir = await dirs.make();
@@ -24,9 +19,6 @@ const folder = async (files: Record<string, string>): Promise<string> => {
   return dir;
 };
 
-const created = (path: string, text: string): FileDiff => ({ path, oldText: null, newText: text });
-const changed = (path: string, oldText: string, newText: string): FileDiff => ({ path, oldText, newText });
-const deleted = (path: string, text: string): FileDiff => ({ path, oldText: text, newText: null });
 
 describe.each([
   { mode: "watching", watch: true },

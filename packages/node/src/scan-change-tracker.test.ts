@@ -3,16 +3,11 @@ import { join } from "node:path";
 import type { ChangeTracker, FileDiff } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { scanChangeTracker } from "./scan-change-tracker.js";
-import { sh, tempDirs, writeFiles } from "./change-tracking/test-support.js";
+import { diffsOf, sh, tempDirs, writeFiles } from "./change-tracking/test-support.js";
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanUp());
 
-const diffsOf = async (changes: ChangeTracker, cwd: string, command: string): Promise<readonly FileDiff[]> => {
-  const snapshot = (await changes.begin(cwd))._unsafeUnwrap();
-  sh(cwd, command);
-  return (await snapshot.finish())._unsafeUnwrap();
-};
 
 const folder = async (files: Record<string, string | Buffer>): Promise<string> => {
   const dir = await dirs.make();

@@ -10,3 +10,10 @@ export const median = (samples: readonly number[]): number => {
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const now = (): number => performance.now();
+
+/** The value below which `p` of the samples fall (nearest rank), e.g. `percentile(s, 0.95)`. */
+export const percentile = (samples: readonly number[], p: number): number => {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+};

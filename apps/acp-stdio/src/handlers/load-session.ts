@@ -17,7 +17,7 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
   const loaded = await app.agent.loadSession(params.cwd, params.sessionId);
   if (loaded.isErr()) {
     const error = loaded.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(loaded.error);
-    app.log(`session ${shownId(params.sessionId)}: load failed: ${error}`);
+    app.warn(`session ${shownId(params.sessionId)}: load failed: ${error}`);
     throw invalidSessionParams(params.sessionId, error);
   }
   const { session, replay } = loaded.value;

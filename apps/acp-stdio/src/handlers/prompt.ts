@@ -2,29 +2,43 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { TurnEvent } from "@mm/core";
 import { fullSurface, type AppState } from "../app-state.js";
+import { liveOutput } from "../live-output/live-output.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
+import { wantsTerminalOutput } from "../translate/terminal.js";
 import { updatesOf, type UpdateOptions } from "../translate/turn-event.js";
 import { internalError, invalidSessionParams } from "../wire/errors.js";
 
-const updateOptions = (app: AppState): UpdateOptions => ({
-  compactionUpdates: app.peer.capabilities?.session?.compaction != null,
-  compactionId: app.nextCompactionId,
-  sandboxed: app.config.tools.sandbox === "workspace",
-  sessionInfo: fullSurface(app),
-});
+const updateOptions = (app: AppState, sessionId: string): UpdateOptions => {
+  const cwd = app.agent.session(sessionId)?.cwd;
+  return {
+    compactionUpdates: app.peer.capabilities?.session?.compaction != null,
+    compactionId: app.nextCompactionId,
+    sandboxed: app.config.tools.sandbox === "workspace",
+    sessionInfo: fullSurface(app),
+    ...(wantsTerminalOutput(app.peer.capabilities) ? { terminal: cwd !== undefined ? { cwd } : {} } : {}),
+  };
+};
 
 export const prompt = async (app: AppState, params: acp.PromptRequest): Promise<acp.PromptResponse> => {
   const { sessionId } = params;
-  const options = updateOptions(app);
+  const options = updateOptions(app, sessionId);
+  const send = (update: acp.SessionUpdate): void => app.notify(sessionId, update);
+  const live = liveOutput({ terminal: options.terminal !== undefined, maxBytes: app.config.tools.maxOutputBytes, send });
   const emit = (event: TurnEvent): void => {
     if (event.type === "text") {
-      app.notify(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } });
+      send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } });
       return;
     }
-    for (const update of updatesOf(event, options)) app.notify(sessionId, update);
+    if (event.type === "tool-output") return live.output(event.call, event.text);
+    if (event.type === "tool-done") live.done(event.call);
+    for (const update of updatesOf(event, options)) send(update);
   };
-  const result = await app.agent.prompt(sessionId, promptBlocksOf(params.prompt), emit);
-  if (result.isErr()) throw invalidSessionParams(sessionId, "unknown session");
-  if (result.value.stopReason === "failed") throw internalError(result.value.error);
-  return { stopReason: result.value.stopReason };
+  try {
+    const result = await app.agent.prompt(sessionId, promptBlocksOf(params.prompt), emit);
+    if (result.isErr()) throw invalidSessionParams(sessionId, result.error.kind === "unknown-session" ? "unknown session" : result.error.reason);
+    if (result.value.stopReason === "failed") throw internalError(result.value.error);
+    return { stopReason: result.value.stopReason };
+  } finally {
+    live.close();
+  }
 };

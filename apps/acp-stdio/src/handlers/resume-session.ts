@@ -24,7 +24,7 @@ export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequ
   const loaded = await app.agent.loadSession(params.cwd, params.sessionId);
   if (loaded.isErr()) {
     const error = loaded.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(loaded.error);
-    app.log(`session ${shownId(params.sessionId)}: resume failed: ${error}`);
+    app.warn(`session ${shownId(params.sessionId)}: resume failed: ${error}`);
     throw invalidSessionParams(params.sessionId, error);
   }
   const { session } = loaded.value;

@@ -1,6 +1,8 @@
 /**
  * A loaded session's replay items → the session updates `session/load` sends before answering.
- * A recorded result replays `completed` with its output as text (and its diffs), as the spec says.
+ * A call replays with the status it ended with live (`completed`, or `failed`: rejected, cancelled,
+ * refused, invalid input, non-zero exit) and its output as text (and its diffs); a call with no
+ * recorded result replays `failed` with no content.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ReplayItem } from "@mm/core";
@@ -27,7 +29,7 @@ export const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {
       }
       return {
         ...base,
-        status: "completed",
+        status: item.result.status,
         rawOutput: { output: item.result.output },
         content: [textContent(item.result.output), ...(item.result.images ?? []).map(imageContent), ...item.result.diffs.map(diffContent)],
       };

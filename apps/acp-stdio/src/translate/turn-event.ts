@@ -1,8 +1,8 @@
 /** A core TurnEvent → the ACP session updates it becomes (none, one, or several). */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { PlanEntry, TurnEvent } from "@mm/core";
+import type { PlanEntry, ToolCallView, TurnEvent } from "@mm/core";
 import { withSandboxTitle } from "./sandbox-title.js";
-import { doneUpdate, pendingToolCall, runningUpdate } from "./tool-call.js";
+import { doneUpdate, pendingToolCall, runningUpdate, type TerminalPlace } from "./tool-call.js";
 
 export type UpdateOptions = {
   /** The client advertised `session.compaction`: compactions are also sent as compaction updates. */
@@ -12,7 +12,13 @@ export type UpdateOptions = {
   readonly sandboxed?: boolean;
   /** The "full" surface: a session's title is sent as `session_info_update`. */
   readonly sessionInfo?: boolean;
+  /** The client wants live output as a terminal (`_meta.terminal_output`): where the session runs. */
+  readonly terminal?: TerminalPlace;
 };
+
+/** The terminal place of a call shown as a live terminal, else undefined. */
+const terminalOf = (call: ToolCallView, options: UpdateOptions): TerminalPlace | undefined =>
+  call.streamsOutput === true ? options.terminal : undefined;
 
 /** The task list as ACP's `plan` update (the whole list). */
 export const planUpdate = (entries: readonly PlanEntry[]): acp.SessionUpdate => ({ sessionUpdate: "plan", entries: entries.map((e) => ({ ...e })) });
@@ -32,11 +38,16 @@ export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly ac
     case "plan":
       return [planUpdate(event.entries)];
     case "tool-pending":
-      return [pendingToolCall(options.sandboxed === true ? withSandboxTitle(event.call) : event.call)];
+      return [pendingToolCall(options.sandboxed === true ? withSandboxTitle(event.call) : event.call, terminalOf(event.call, options))];
     case "tool-running":
       return [runningUpdate(event.call)];
-    case "tool-done":
-      return [doneUpdate(event.call, event.status, event.output, event.diffs, event.images)];
+    case "tool-output":
+      // Throttled and shaped per client by the prompt's live output (live-output/live-output.ts).
+      return [];
+    case "tool-done": {
+      const terminal = terminalOf(event.call, options) !== undefined ? { exit: event.exit } : undefined;
+      return [doneUpdate(event.call, event.status, event.output, event.diffs, event.images, terminal)];
+    }
     case "title":
       return options.sessionInfo === true ? [{ sessionUpdate: "session_info_update", title: event.title, updatedAt: new Date().toISOString() }] : [];
     case "usage":

@@ -5,6 +5,11 @@ import * as acp from "@agentclientprotocol/sdk";
 export const invalidSessionParams = (sessionId: unknown, error: string): acp.RequestError =>
   acp.RequestError.invalidParams({ sessionId, error });
 
-/** `internal error`: -32603, `data: { error: "<one-line explanation>" }`. */
-export const internalError = (error: string): acp.RequestError =>
-  new acp.RequestError(-32603, "Internal error", { error: error.split("\n")[0] });
+/**
+ * `internal error`: -32603, `data: { error: "<one-line explanation>" }`, the explanation in the message
+ * too (`Internal error: …`, the SDK's own form), since many clients show the message alone.
+ */
+export const internalError = (error: string): acp.RequestError => {
+  const line = error.split("\n")[0] ?? "";
+  return acp.RequestError.internalError({ error: line }, line);
+};

@@ -97,7 +97,7 @@ describe("session ids never become paths", () => {
       const touched = paths.filter((p) => p.includes("decoy") || p.includes("ABCDEF") || p.includes("xxxxxxxxxx") || p.includes("%2e") || p.includes("２０２６"));
       expect(touched).toEqual([]);
       const inSessions = paths.filter((p) => p.includes(".mm/sessions/")).map((p) => p.slice(p.indexOf(".mm/sessions/") + 13));
-      const strange = inSessions.filter((name) => !/^\.?\d{8}-\d{6}-[0-9a-f]{8}\.json(\.[0-9a-f]+\.tmp)?$/.test(name));
+      const strange = inSessions.filter((name) => !/^\.?\d{8}-\d{6}-[0-9a-f]{8}\.(json|journal|lock)(\.[0-9a-f]+\.tmp)?$/.test(name));
       expect(strange).toEqual([]);
       expect(inSessions.length).toBeGreaterThan(0);
     }

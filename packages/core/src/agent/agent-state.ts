@@ -39,6 +39,11 @@ export type AgentDeps = {
   readonly sessionFs?: ((session: { readonly id: string; readonly cwd: string }) => FileSystem | undefined) | undefined;
   /** A line for the operator (stderr in the ACP app); nothing is logged when absent. */
   readonly log?: ((line: string) => void) | undefined;
+  /**
+   * A problem the operator should see even in a quiet log: a failed turn, a session not saved, a
+   * tool's warning. `log` when absent.
+   */
+  readonly warn?: ((line: string) => void) | undefined;
 };
 
 /** How the agent runs turns, and the OS line of its system prompt. */
@@ -56,6 +61,8 @@ export type LiveSession = {
   readonly fs: FileSystem | undefined;
   /** One controller per prompt running or queued; cancelling aborts them all. */
   readonly inFlight: Set<AbortController>;
+  /** Why the session's last save failed; undefined while what it holds is on disk (or there is no store). */
+  saveProblem: string | undefined;
 };
 
 /** The agent's whole state; see the module comment. */
@@ -67,7 +74,9 @@ export type AgentState = {
   readonly queue: TurnQueue;
   readonly callIds: CallIds;
   readonly log: (line: string) => void;
-  /** The log, each distinct line once for the life of the agent. */
+  /** A problem for the operator (`deps.warn`, else the log). */
+  readonly problem: (line: string) => void;
+  /** Problems, each distinct line once for the life of the agent (tools' warnings). */
   readonly warn: (line: string) => void;
 };
 

@@ -2,7 +2,7 @@
  * The agent as other programs see it: one record of request-level functions over state it owns
  * (see `agent-state.ts`). Each function lives in its own file beside this one.
  */
-import { errAsync, okAsync, type ResultAsync } from "neverthrow";
+import { errAsync, ok, okAsync, ResultAsync, type Result } from "neverthrow";
 import { availableCommands, type AvailableCommand } from "../commands/slash-command.js";
 import type { History } from "../history/message.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
@@ -15,9 +15,10 @@ import { builtinTools } from "../tools/builtin-tools.js";
 import type { Emit } from "../turn/events.js";
 import { estimateTokens } from "../turn/token-estimate.js";
 import { cancelLive, type AgentDeps, type AgentSettings, type AgentState, type LiveSession } from "./agent-state.js";
+import { closeAgent } from "./close-agent.js";
 import { DEFAULT_AGENT_SETTINGS } from "./default-settings.js";
 import { loadSession, type LoadError } from "./load-session.js";
-import { promptSession, type PromptResult } from "./prompt-session.js";
+import { promptSession, type PromptResult, type SessionRefused } from "./prompt-session.js";
 import { changeSettings, type SettingsChange } from "./session-settings.js";
 import { replaceSessionTools } from "./session-tools.js";
 import type { Tool } from "../tools/tool.js";
@@ -62,9 +63,11 @@ export type Agent = {
   readonly loadSession: (cwd: string, sessionId: string, options?: SessionOptions) => ResultAsync<LoadedSession, LoadError>;
   /**
    * Runs a prompt: a slash command (`/new`, `/compact`) or a turn, after every earlier prompt of the
-   * agent (turns are serialised). Events go to `emit` as they happen. Never rejects.
+   * agent (turns are serialised). Events go to `emit` as they happen; a tool call is reported done once
+   * its result is saved. Refused, before anything runs, when the store says another process holds the
+   * session or changed it. Never rejects.
    */
-  readonly prompt: (sessionId: string, blocks: readonly PromptBlock[], emit: Emit) => ResultAsync<PromptResult, UnknownSession>;
+  readonly prompt: (sessionId: string, blocks: readonly PromptBlock[], emit: Emit) => ResultAsync<PromptResult, UnknownSession | SessionRefused>;
   /** Cancels the session's running and queued prompts; false for an unknown session. */
   readonly cancel: (sessionId: string) => boolean;
   /** Cancels every session's prompts (e.g. at shutdown). */
@@ -88,6 +91,11 @@ export type Agent = {
   readonly setSessionTools: (sessionId: string, tools: readonly Tool[]) => ResultAsync<SessionInfo, UnknownSession>;
   /** Removes a stored session of `cwd` (closing it first when it is open). */
   readonly removeSession: (cwd: string, sessionId: string) => ResultAsync<void, LoadError>;
+  /**
+   * Lets go of every session once the prompts queued so far have settled: each left on disk as one
+   * document and free for other processes. Call it before exiting; the agent has no sessions after it.
+   */
+  readonly close: () => Promise<void>;
 };
 
 const infoOf = (live: LiveSession): SessionInfo => {
@@ -112,6 +120,7 @@ const onceEach = (log: (line: string) => void): ((line: string) => void) => {
 /** An agent over `deps`; `settings` default to {@link DEFAULT_AGENT_SETTINGS}. */
 export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = {}): Agent => {
   const log = deps.log ?? NO_LOG;
+  const problem = deps.warn ?? log;
   const state: AgentState = {
     deps,
     settings: { ...DEFAULT_AGENT_SETTINGS, ...settings },
@@ -120,18 +129,29 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
     queue: createTurnQueue(),
     callIds: createCallIds(),
     log,
-    warn: onceEach(log),
+    problem,
+    warn: onceEach(problem),
   };
   const find = (id: string): LiveSession | undefined => state.sessions.get(id);
+  /** Runs `change` on a live session and answers its snapshot after. */
+  const updated = (id: string, change: (live: LiveSession) => Promise<void>): ResultAsync<SessionInfo, UnknownSession> => {
+    const live = find(id);
+    if (live === undefined) return errAsync({ kind: "unknown-session", sessionId: id });
+    return okAsync(undefined).map(async () => {
+      await change(live);
+      return infoOf(live);
+    });
+  };
   return {
     startSession: async (cwd, options) => infoOf(await startSession(state, cwd, options)),
     loadSession: (cwd, id, options) => loadSession(state, cwd, id, options).map(({ live, replay }) => ({ session: infoOf(live), replay })),
     prompt: (sessionId, blocks, emit) => {
       const live = find(sessionId);
       if (live === undefined) return errAsync({ kind: "unknown-session", sessionId });
-      return okAsync(undefined).map(() =>
+      return new ResultAsync(
         promptSession(state, live, blocks, emit).catch(
-          (error: unknown): PromptResult => ({ stopReason: "failed", error: `mm failed: ${error instanceof Error ? error.message : String(error)}` }),
+          (error: unknown): Result<PromptResult, SessionRefused> =>
+            ok({ stopReason: "failed", error: `mm failed: ${error instanceof Error ? error.message : String(error)}` }),
         ),
       );
     },
@@ -149,28 +169,17 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
     },
     whenIdle: () => state.queue.idle(),
     commands: () => availableCommands(deps.skills.list()),
-    changeSettings: (id, change) => {
-      const live = find(id);
-      if (live === undefined) return errAsync({ kind: "unknown-session", sessionId: id });
-      return okAsync(undefined).map(async () => {
-        await changeSettings(state, live, change);
-        return infoOf(live);
-      });
-    },
-    setSessionTools: (id, tools) => {
-      const live = find(id);
-      if (live === undefined) return errAsync({ kind: "unknown-session", sessionId: id });
-      return okAsync(undefined).map(async () => {
-        await replaceSessionTools(state, live, tools);
-        return infoOf(live);
-      });
-    },
+    changeSettings: (id, change) => updated(id, (live) => changeSettings(state, live, change)),
+    setSessionTools: (id, tools) => updated(id, (live) => replaceSessionTools(state, live, tools)),
     closeSession: (id) => {
       const live = find(id);
       if (live === undefined) return false;
       cancelLive(live);
       state.sessions.delete(id);
       state.log(`session ${id}: closed`);
+      // Once its cancelled turn has ended, the session is left tidy on disk and free for other processes.
+      const store = deps.store;
+      if (store !== undefined) void state.queue.idle().then(() => store.release(live.session.cwd, id));
       return true;
     },
     listSessions: (cwd) => (deps.store === undefined ? errAsync(DISABLED) : deps.store.list(cwd)),
@@ -183,5 +192,6 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
       }
       return deps.store.remove(cwd, id);
     },
+    close: () => closeAgent(state),
   };
 };

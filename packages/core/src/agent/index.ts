@@ -3,6 +3,6 @@ export { createAgent, type Agent, type LoadedSession, type SessionInfo, type Unk
 export type { AgentDeps, AgentSettings } from "./agent-state.js";
 export { DEFAULT_AGENT_SETTINGS } from "./default-settings.js";
 export type { LoadError } from "./load-session.js";
-export type { PromptResult } from "./prompt-session.js";
+export type { PromptResult, SessionRefused } from "./prompt-session.js";
 export type { SessionOptions } from "./start-session.js";
 export type { SettingsChange } from "./session-settings.js";

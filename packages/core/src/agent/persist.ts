@@ -1,31 +1,67 @@
-/** Saves a session through the store when there is one; a failed save is logged, never fatal. */
-import { describeStoreError, type StoredSession } from "../ports/session-store.js";
+/**
+ * Keeping sessions on disk through the store, when there is one: holding a session before changing
+ * it, saving it as a turn goes and when it ends, and telling the user, once per turn, when it could not
+ * be saved. A failed save is never fatal: the history stays in memory and the next save writes it all.
+ */
+import type { History } from "../history/message.js";
+import { describeStoreError, type StoreError, type StoredSession } from "../ports/session-store.js";
 import type { Session } from "../session/session.js";
+import type { Emit } from "../turn/events.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 
-/** The session as the store keeps it, written now. */
-const storedOf = (session: Session, updatedAt: number): StoredSession => ({
+/** The session as the store keeps it (with `history` in place of its own), written now. */
+const storedOf = (session: Session, history: History, updatedAt: number): StoredSession => ({
   id: session.id,
   cwd: session.cwd,
   createdAt: session.createdAt,
   updatedAt,
-  history: session.history,
+  history,
   ...(session.title !== undefined ? { title: session.title } : {}),
   ...(session.model !== undefined ? { model: session.model } : {}),
   ...(session.mode !== "ask" ? { mode: session.mode } : {}),
 });
 
-/** Saves `session` (under its own id); true when it was written. */
-export const saveSession = async (state: AgentState, session: Session): Promise<boolean> => {
+/** Saves `session` (under its own id) with `history`; the store's error when it could not. */
+export const saveHistory = async (state: AgentState, session: Session, history: History = session.history): Promise<StoreError | undefined> => {
   const store = state.deps.store;
-  if (store === undefined) return false;
-  const saved = await store.save(storedOf(session, state.deps.clock.now()));
-  if (saved.isErr()) state.log(`session ${session.id}: could not save: ${describeStoreError(saved.error)}`);
-  return saved.isOk();
+  if (store === undefined) return undefined;
+  const saved = await store.save(storedOf(session, history, state.deps.clock.now()));
+  return saved.isErr() ? saved.error : undefined;
 };
 
-/** Saves the session, unless a load has replaced it since (the loaded one is the truth). */
-export const persistSession = async (state: AgentState, live: LiveSession): Promise<void> => {
-  if (state.sessions.get(live.session.id) !== live) return;
-  await saveSession(state, live.session);
+/**
+ * Saves the live session, or `history` (the turn's so far) in its place, unless a load has replaced it
+ * since (the loaded one is the truth). Remembers whether the session is on disk; logs each new problem.
+ */
+export const persistSession = async (state: AgentState, live: LiveSession, history: History = live.session.history): Promise<void> => {
+  if (state.deps.store === undefined || state.sessions.get(live.session.id) !== live) return;
+  const { id } = live.session;
+  const error = await saveHistory(state, live.session, history);
+  const problem = error === undefined ? undefined : describeStoreError(error);
+  if (problem !== undefined && problem !== live.saveProblem) state.problem(`session ${id}: could not save: ${problem}`);
+  if (problem === undefined && live.saveProblem !== undefined) state.log(`session ${id}: saved again`);
+  live.saveProblem = problem;
+};
+
+/** One line at the end of a prompt whose session is not on disk (the editor would otherwise show a normal end). */
+export const tellUnsaved = (live: LiveSession, emit: Emit): void => {
+  if (live.saveProblem !== undefined) emit({ type: "notice", text: `\n[session not saved: ${live.saveProblem}]\n` });
+};
+
+/**
+ * Makes sure this process may change the session before a prompt runs: the reason it may not (another
+ * process holds it, or changed it on disk), else undefined. Other problems (a read-only disk) do not
+ * stop the prompt: its saves will fail and say so.
+ */
+export const holdSession = async (state: AgentState, live: LiveSession): Promise<string | undefined> => {
+  const store = state.deps.store;
+  if (store === undefined) return undefined;
+  const held = await store.hold(live.session.cwd, live.session.id);
+  if (held.isOk()) return undefined;
+  const reason = describeStoreError(held.error);
+  if (held.error.kind === "busy" || held.error.kind === "conflict") {
+    state.problem(`session ${live.session.id}: prompt refused: ${reason}`);
+    return reason;
+  }
+  return undefined;
 };

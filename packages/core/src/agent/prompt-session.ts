@@ -1,7 +1,9 @@
 /**
- * `session/prompt`: flatten the prompt, then, in the process-wide queue, either run a slash command
- * or a turn; keep what the engine returns, save it, log the turn's counts.
+ * `session/prompt`: flatten the prompt, then, in the process-wide queue, make sure this process may
+ * change the session, and either run a slash command or a turn; keep what the engine returns, saved
+ * as the turn goes and at its end, say when it could not be saved, log the turn's counts.
  */
+import { err, ok, type Result } from "neverthrow";
 import { advertisedSkills, slashCommandOf } from "../commands/slash-command.js";
 import { flattenPrompt, type FlatPrompt } from "../prompt/flatten-prompt.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
@@ -10,13 +12,17 @@ import { resolveSkillNotation } from "../skills/skill-notation.js";
 import type { Emit } from "../turn/events.js";
 import { runTurn, type StopReason } from "../turn/run-turn.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
-import { persistSession } from "./persist.js";
+import { holdResults } from "./held-results.js";
+import { holdSession, persistSession, tellUnsaved } from "./persist.js";
 import { compactCommand, newCommand } from "./slash-commands.js";
 
 /** How a prompt ended: a stop reason, or a failure explained in one line. */
 export type PromptResult =
   | { readonly stopReason: Exclude<StopReason, "failed"> }
   | { readonly stopReason: "failed"; readonly error: string };
+
+/** A prompt refused before it ran: this process may not change the session (another one holds it, or changed it). */
+export type SessionRefused = { readonly kind: "session-refused"; readonly sessionId: string; readonly reason: string };
 
 const skillNames = (state: AgentState): ReadonlySet<string> => new Set(advertisedSkills(state.deps.skills.list()).map((s) => s.name));
 
@@ -33,6 +39,7 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
   const { text } = flat;
   nameAfter(live, text, emit);
   const { session } = live;
+  const results = state.deps.store === undefined ? { emit, release: () => undefined } : holdResults(emit);
   const outcome = await runTurn(
     { ...state.deps, callIds: state.callIds, warn: state.warn },
     state.settings,
@@ -49,21 +56,31 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
       model: session.model,
       ...(live.fs !== undefined ? { fs: live.fs } : {}),
       signal,
-      emit,
+      emit: results.emit,
+      onProgress: async (history) => {
+        await persistSession(state, live, history);
+        results.release();
+      },
     },
-  );
-  live.session = { ...session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens };
+  ).finally(results.release);
+  live.session = { ...live.session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens };
   await persistSession(state, live);
+  tellUnsaved(live, emit);
   const { commands, fileOps, skills } = outcome.counts;
   state.log(`turn done: ${commands} command(s) · ${fileOps} file op(s) · ${skills} skill(s)`);
   if (outcome.stopReason !== "failed") return { stopReason: outcome.stopReason };
   const error = outcome.error ?? "the turn failed";
-  state.log(`turn failed: ${error}`);
+  state.problem(`turn failed: ${error}`);
   return { stopReason: "failed", error };
 };
 
-/** Runs one prompt of a live session: a slash command or a turn, in the agent's queue. */
-export const promptSession = async (state: AgentState, live: LiveSession, blocks: readonly PromptBlock[], emit: Emit): Promise<PromptResult> => {
+/** Runs one prompt of a live session: a slash command or a turn, in the agent's queue; refused when the session is held elsewhere. */
+export const promptSession = async (
+  state: AgentState,
+  live: LiveSession,
+  blocks: readonly PromptBlock[],
+  emit: Emit,
+): Promise<Result<PromptResult, SessionRefused>> => {
   const controller = new AbortController();
   live.inFlight.add(controller);
   try {
@@ -73,13 +90,15 @@ export const promptSession = async (state: AgentState, live: LiveSession, blocks
     const command = slashCommandOf(flat.text);
     return await state.queue.run(
       controller.signal,
-      async (): Promise<PromptResult> => {
+      async (): Promise<Result<PromptResult, SessionRefused>> => {
+        const refused = await holdSession(state, live);
+        if (refused !== undefined) return err({ kind: "session-refused", sessionId: id, reason: refused });
         if (command === "new") await newCommand(state, live, emit);
         else if (command === "compact") await compactCommand(state, live, emit, controller.signal);
-        else return turn(state, live, flat, emit, controller.signal);
-        return { stopReason: controller.signal.aborted ? "cancelled" : "end_turn" };
+        else return ok(await turn(state, live, flat, emit, controller.signal));
+        return ok({ stopReason: controller.signal.aborted ? "cancelled" : "end_turn" });
       },
-      () => ({ stopReason: "cancelled" }),
+      () => ok({ stopReason: "cancelled" }),
     );
   } finally {
     live.inFlight.delete(controller);

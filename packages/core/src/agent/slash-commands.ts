@@ -1,22 +1,57 @@
-/** `/new` and `/compact` as a session sees them: history changes, the one-line chunk, the log line. */
+/**
+ * `/new` and `/compact` as a session sees them: history changes, the one-line chunk, how full the
+ * context now is, a line when the session could not be saved, the log line.
+ */
 import { compactHistory, compactionLine } from "../compaction/compact-history.js";
 import { newCommandLine, runNewCommand } from "../commands/new-command.js";
+import type { History } from "../history/message.js";
+import { describeStoreError } from "../ports/session-store.js";
 import { newSessionId } from "../session/session-id.js";
 import type { Emit } from "../turn/events.js";
+import { estimateTokens } from "../turn/token-estimate.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
-import { persistSession, saveSession } from "./persist.js";
+import { persistSession, saveHistory, tellUnsaved } from "./persist.js";
 
-/** `/new`: keeps the conversation under a new id (with a store), resets the history, says so. */
+/** How full the context is after a command: the model's last report when still valid, else an estimate. */
+const emitUsage = (state: AgentState, live: LiveSession, emit: Emit): void => {
+  const { lastInputTokens, history } = live.session;
+  emit({ type: "usage", used: lastInputTokens ?? estimateTokens(history), size: state.settings.contextWindow });
+};
+
+/**
+ * Keeps the conversation so far under a new id (then lets other processes have that session); the
+ * reason it could not, if so.
+ */
+const keepPrevious = async (state: AgentState, live: LiveSession, previous: History): Promise<string | undefined> => {
+  const store = state.deps.store;
+  if (store === undefined) return undefined;
+  const { id, cwd } = live.session;
+  const keptAs = newSessionId(state.deps.clock, state.deps.random);
+  const error = await saveHistory(state, { ...live.session, id: keptAs }, previous);
+  await store.release(cwd, keptAs);
+  if (error !== undefined) return describeStoreError(error);
+  state.log(`session ${id}: previous conversation kept as ${keptAs}`);
+  return undefined;
+};
+
+/**
+ * `/new`: keeps the conversation under a new id (with a store), resets the history, says so. When the
+ * conversation could not be kept, nothing is reset: the line says why, and the history stays.
+ */
 export const newCommand = async (state: AgentState, live: LiveSession, emit: Emit): Promise<void> => {
-  const { id } = live.session;
-  const result = runNewCommand(live.session.history);
-  if (state.deps.store !== undefined && result.previous !== undefined) {
-    const keptAs = newSessionId(state.deps.clock, state.deps.random);
-    if (await saveSession(state, { ...live.session, id: keptAs, history: result.previous })) state.log(`session ${id}: previous conversation kept as ${keptAs}`);
+  const { id, history } = live.session;
+  const result = runNewCommand(history);
+  const notKept = result.previous === undefined ? undefined : await keepPrevious(state, live, result.previous);
+  if (notKept !== undefined) {
+    emit({ type: "notice", text: `[new: failed, history kept: the conversation so far could not be saved: ${notKept}]` });
+    state.problem(`session ${id}: /new failed, history kept: ${notKept}`);
+    return;
   }
   live.session = { ...live.session, history: result.history, lastInputTokens: undefined, title: undefined };
   await persistSession(state, live);
   emit({ type: "notice", text: newCommandLine(result.forgotten) });
+  emitUsage(state, live, emit);
+  tellUnsaved(live, emit);
   state.log(`session ${id}: new session, ${result.forgotten} message(s) forgotten`);
 };
 
@@ -27,5 +62,7 @@ export const compactCommand = async (state: AgentState, live: LiveSession, emit:
   await persistSession(state, live);
   const line = compactionLine(result);
   emit({ type: "compaction", outcome: result.kind, line, summary: result.kind === "compacted" ? result.summary : undefined });
+  emitUsage(state, live, emit);
+  tellUnsaved(live, emit);
   state.log(`session ${live.session.id}: /compact — ${line}`);
 };

@@ -23,6 +23,7 @@ export const liveSessionOf = (state: AgentState, session: Session, toolbox: Tool
   toolbox,
   fs: state.deps.sessionFs?.({ id: session.id, cwd: session.cwd }),
   inFlight: new Set(),
+  saveProblem: undefined,
 });
 
 /** Creates and registers a session in `cwd`, saved at once when there is a store. */

@@ -10,6 +10,13 @@ export type ShellRequest = {
   readonly maxOutputBytes: number;
   /** Aborting kills the whole process group (TERM, then KILL). */
   readonly signal: AbortSignal;
+  /**
+   * Receives the output as it arrives (stdout and stderr merged, in order, UTF-8 text never split
+   * inside a character), while the command runs; never after `run` settles. Called synchronously
+   * from the reader: it must return at once, and what it throws is ignored. The final `output` is
+   * the same text, capped.
+   */
+  readonly onOutput?: (text: string) => void;
 };
 
 /** How a command ended and what it printed. */

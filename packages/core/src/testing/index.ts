@@ -9,4 +9,5 @@ export { scriptedGate, type ScriptedGate } from "./scripted-permission-gate.js";
 export { inMemorySkillCatalogue, type InMemorySkill } from "./in-memory-skill-catalogue.js";
 export { counterHex, manualClock, type ManualClock } from "./fixed-clock.js";
 export { inMemorySessionStore, type InMemorySessionStore } from "./in-memory-session-store.js";
+export { sessionStoreContract, type StoreContractCase, type StoreWorld } from "./session-store-contract.js";
 export { inMemoryChangeTracker, type InMemoryChangeTracker, type InMemoryChangeTrackerOptions } from "./in-memory-change-tracker.js";

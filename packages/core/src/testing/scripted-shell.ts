@@ -5,8 +5,15 @@ import type { Shell, ShellRequest, ShellResult } from "../ports/shell.js";
 /** A Shell recording every request. */
 export type ScriptedShell = Shell & { readonly requests: ShellRequest[] };
 
-/** What a scripted command ends with (exit code 0 and no output unless said). */
-export type ShellScript = (request: ShellRequest) => Partial<ShellResult> | Promise<Partial<ShellResult>>;
+/**
+ * What a scripted command ends with (exit code 0 and no output unless said). `write` prints while
+ * the command runs: the request's output listener gets it at once, and the final output is
+ * everything written when the script gives none.
+ */
+export type ShellScript = (
+  request: ShellRequest,
+  write: (text: string) => void,
+) => Partial<ShellResult> | Promise<Partial<ShellResult>>;
 
 /** A Shell answering from `script`. */
 export const scriptedShell = (script: ShellScript = () => ({ output: "" })): ScriptedShell => {
@@ -16,9 +23,22 @@ export const scriptedShell = (script: ShellScript = () => ({ output: "" })): Scr
     run: (request) => {
       requests.push(request);
       return okAsync(null).map(async () => {
-        const partial = await script(request);
+        let written = "";
+        let running = true;
+        const write = (text: string): void => {
+          if (!running || text === "") return;
+          written += text;
+          try {
+            request.onOutput?.(text);
+          } catch {
+            // A listener's failure is not the command's.
+          }
+        };
+        const partial = await (async () => script(request, write))().finally(() => {
+          running = false;
+        });
         const result: ShellResult = {
-          output: "",
+          output: written,
           exitCode: 0,
           signal: null,
           timedOut: false,

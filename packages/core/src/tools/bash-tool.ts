@@ -46,6 +46,7 @@ export const bashTool = defineTool({
   kind: "execute",
   counts: "command",
   gated: true,
+  streamsOutput: true,
   input: object(
     {
       command: string({ description: "The command line, run with bash -c" }),
@@ -63,10 +64,11 @@ export const bashTool = defineTool({
       timeoutMs,
       maxOutputBytes: ctx.limits.maxOutputBytes,
       signal: ctx.signal,
+      ...(ctx.progress !== undefined ? { onOutput: ctx.progress } : {}),
     });
     const diffs = await changesSince(snapshot, ctx);
     return result.match(
-      (r) => (r.exitCode === 0 ? completed(commandOutput(r), diffs) : failed(commandOutput(r), diffs)),
+      (r) => ({ ...(r.exitCode === 0 ? completed(commandOutput(r), diffs) : failed(commandOutput(r), diffs)), exit: { code: r.exitCode, signal: r.signal } }),
       (e) => failed(`[could not run bash: ${e.message}]`),
     );
   },

@@ -44,7 +44,15 @@ export type ToolContext = ToolPlace & {
   readonly changes?: ChangeTracker;
   /** A line for the operator's log (each distinct line is written once). */
   readonly warn: (line: string) => void;
+  /**
+   * Shows the user more of the call's output while it runs (the new text only, in order); absent
+   * when nobody is watching. Returns at once.
+   */
+  readonly progress?: (text: string) => void;
 };
+
+/** How a command a call ran ended: its exit code, or the signal that killed it. */
+export type CommandExit = { readonly code: number | null; readonly signal: string | null };
 
 /** How a call ended: its status, the text the model receives, and the files it changed. */
 export type ToolOutcome = {
@@ -53,6 +61,8 @@ export type ToolOutcome = {
   readonly diffs: readonly FileDiff[];
   /** Images for the model and the user, beside the output. */
   readonly images?: readonly ImageData[];
+  /** For a call that ran a command: how it ended (shown beside its live output; not recorded). */
+  readonly exit?: CommandExit;
 };
 
 /** One entry of the task list a plan tool keeps (ACP's plan entries). */
@@ -75,6 +85,8 @@ export type ToolDefinition<Input> = {
   readonly counts?: ToolCategory;
   /** Whether the user is asked before each call runs. */
   readonly gated: boolean;
+  /** Whether the call reports its output while it runs (`ctx.progress`), as a terminal would show it. */
+  readonly streamsOutput?: boolean;
   readonly input: Schema<Input>;
   /** The call's title for the user, e.g. `bash: ls`. */
   readonly title: (input: Input) => string;
@@ -105,6 +117,8 @@ export type Tool = {
   readonly kind: ToolKind;
   readonly counts: ToolCategory | undefined;
   readonly gated: boolean;
+  /** Calls report their output while they run (see {@link ToolDefinition.streamsOutput}). */
+  readonly streamsOutput: boolean;
   /** Checks a call's input: the prepared call, or why the input is refused (for the model). */
   readonly prepare: (input: unknown) => Result<PreparedCall, string>;
 };
@@ -118,6 +132,7 @@ export const defineTool = <Input>(definition: ToolDefinition<Input>): Tool => ({
   kind: definition.kind,
   counts: definition.counts,
   gated: definition.gated,
+  streamsOutput: definition.streamsOutput === true,
   prepare: (raw) =>
     definition.input
       .check(raw)

@@ -16,6 +16,8 @@ export type TurnEvent =
   | { readonly type: "tool-pending"; readonly call: ToolCallView }
   /** Permission granted (or not needed): the tool runs now. */
   | { readonly type: "tool-running"; readonly call: ToolCallView }
+  /** More output of a running call (the new text only, in order; never after its `tool-done`). */
+  | { readonly type: "tool-output"; readonly call: ToolCallView; readonly text: string }
   | ({ readonly type: "tool-done"; readonly call: ToolCallView } & ToolOutcome)
   /** The session was named (after its first prompt). */
   | { readonly type: "title"; readonly title: string }

@@ -90,7 +90,13 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   }
 
   emit({ type: "tool-running", call: view });
-  const outcome = await prepare.run(ctx);
+  let running = true;
+  const progress = (text: string): void => {
+    if (running && text !== "") emit({ type: "tool-output", call: view, text });
+  };
+  const outcome = await prepare.run({ ...ctx, progress }).finally(() => {
+    running = false;
+  });
   const locations = [...new Set([...view.locations, ...outcome.diffs.map((d) => d.path)])];
   const doneView = locations.length === view.locations.length ? view : { ...view, locations };
   emit({ type: "tool-done", call: doneView, ...outcome });

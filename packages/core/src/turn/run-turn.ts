@@ -80,9 +80,9 @@ export type TurnRequest = {
   readonly emit: Emit;
   /**
    * Called with the history so far after each model step and each tool call, once the question has
-   * an answer (to keep it on disk as the turn goes).
+   * an answer (to keep it on disk as the turn goes); the turn goes on once it has settled.
    */
-  readonly onProgress?: (history: History) => void;
+  readonly onProgress?: (history: History) => void | Promise<void>;
 };
 
 /** Why a turn ended. */
@@ -133,8 +133,8 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     history = [...history, message];
   };
   const answered = (): boolean => history[history.length - 1] !== question;
-  const progress = (): void => {
-    if (answered()) request.onProgress?.(history);
+  const progress = async (): Promise<void> => {
+    if (answered()) await request.onProgress?.(history);
   };
 
   const end = (stopReason: StopReason, error?: string): TurnOutcome => {
@@ -177,7 +177,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     );
     const calls: ToolCall[] = result.calls.map((c) => ({ id: deps.callIds.next(), name: c.name, input: c.input }));
     if (result.text !== "" || calls.length > 0 || result.reasoning.length > 0) append(assistantMessage(result.text, calls, result.reasoning));
-    progress();
+    await progress();
     if (result.error !== undefined) {
       return result.error.kind === "aborted" || signal.aborted ? end("cancelled") : end("failed", result.error.message);
     }
@@ -194,7 +194,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
       if (outcome.result !== undefined) append(outcome.result);
       if (outcome.granted !== undefined) grants.add(outcome.granted);
       if (outcome.ran !== undefined) ran.push(outcome.ran);
-      progress();
+      await progress();
       if (signal.aborted) return end("cancelled");
       if (outcome.stopTurn) {
         emit({ type: "notice", text: "\n[turn stopped: the same tool call kept repeating]\n" });

@@ -14,6 +14,8 @@ export type ToolCallView = {
   readonly locations: readonly string[];
   /** For edits, the proposed change, so the user judges it before allowing it. */
   readonly diffs: readonly FileDiff[];
+  /** The tool reports output while the call runs (`tool-output` events), as a terminal would. */
+  readonly streamsOutput?: boolean;
 };
 
 /** The view of a call before (or without) its input being checked: titled by the tool's name. */
@@ -25,4 +27,5 @@ export const bareView = (call: ToolCall, toolbox: Toolbox): ToolCallView => ({
   input: call.input,
   locations: [],
   diffs: [],
+  ...(toolbox.byName.get(call.name)?.streamsOutput === true ? { streamsOutput: true } : {}),
 });

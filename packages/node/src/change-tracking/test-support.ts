@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { ChangeTracker, FileDiff } from "@mm/core";
 
 export const sh = (cwd: string, command: string): string => execFileSync("bash", ["-c", command], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
@@ -39,3 +40,15 @@ export const gitRepo = async (dir: string, files: Record<string, string | Buffer
   git(dir, "commit", "-q", "-m", "init");
   return dir;
 };
+
+/** What a tracker reports around `command` run by bash in `cwd`. */
+export const diffsOf = async (changes: ChangeTracker, cwd: string, command: string): Promise<readonly FileDiff[]> => {
+  const snapshot = (await changes.begin(cwd))._unsafeUnwrap();
+  sh(cwd, command);
+  return (await snapshot.finish())._unsafeUnwrap();
+};
+
+/** The diffs of a creation, a change and a deletion. */
+export const created = (path: string, text: string): FileDiff => ({ path, oldText: null, newText: text });
+export const changed = (path: string, oldText: string, newText: string): FileDiff => ({ path, oldText, newText });
+export const deleted = (path: string, text: string): FileDiff => ({ path, oldText: text, newText: null });

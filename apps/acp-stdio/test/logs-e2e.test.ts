@@ -1,0 +1,93 @@
+/**
+ * What `mm-acp` writes on stderr, spawned as an editor does: the log levels, an unknown option, a
+ * model URL whose port Node's fetch refuses.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fakeServerKeeper, status, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { BIN, spawnAgent, stop } from "./spawned-agent.js";
+
+const servers = fakeServerKeeper();
+let server: FakeOpenAI;
+let cwd: string;
+beforeEach(async () => {
+  server = await servers.start();
+  cwd = mkdtempSync(join(tmpdir(), "mm-logs-"));
+});
+afterEach(async () => {
+  await servers.close();
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+const env = (extra: Record<string, string> = {}) => ({ MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-test", MM_MODEL: "fake", XDG_CONFIG_HOME: cwd, ...extra });
+
+/** One session, one prompt per text; the agent stopped; its stderr and the prompts' outcomes. */
+const session = async (options: { env: Record<string, string>; args?: string[] }, ...prompts: string[]) => {
+  const agent = spawnAgent({ env: options.env, cwd, ...(options.args !== undefined ? { args: options.args } : {}) });
+  const outcomes = await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+    const results: unknown[] = [];
+    for (const prompt of prompts) {
+      results.push(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: prompt }] }).catch((e: { code: number; message: string; data?: unknown }) => ({ code: e.code, message: e.message, data: e.data })));
+    }
+    return results;
+  });
+  expect((await stop(agent)).code).toBe(0);
+  expect(agent.problems).toEqual([]);
+  return { stderr: agent.stderr(), outcomes };
+};
+
+describe("log levels", () => {
+  it("quiet: nothing on stderr for a good turn, the failure of a bad one", async () => {
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo hi" } }]), text("ok"), ...[1, 2, 3].map(() => status(500, undefined, { "retry-after-ms": "5" })));
+    const { stderr, outcomes } = await session({ env: env(), args: ["--log-level", "quiet"] }, "fine", "broken");
+    expect(outcomes[1]).toMatchObject({ code: -32603, data: { error: expect.stringMatching(/^model server error 500/) } });
+    expect(stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^mm: model server answered 500, retry 1\/2 in 5 ms$/),
+      expect.stringMatching(/^mm: model server answered 500, retry 2\/2 in 5 ms$/),
+      expect.stringMatching(/^\[acp\] turn failed: model server error 500 after 3 attempts/),
+    ]);
+  });
+
+  it("MM_LOG_LEVEL=debug: each model request's size and timing, and each step's", async () => {
+    server.enqueue(text("hello"));
+    const { stderr } = await session({ env: env({ MM_LOG_LEVEL: "debug" }) }, "hi");
+    expect(stderr).toContain("[acp] turn done");
+    expect(stderr).toMatch(new RegExp(`model request: \\d+ bytes to ${server.url}/chat/completions; answered 200 after \\d+ ms`));
+    expect(stderr).toMatch(/model step: first output after \d+ ms, done after \d+ ms; \d+ tokens in, \d+ out/);
+  });
+
+  it("an unknown MM_LOG_LEVEL is one line and exit code 2", async () => {
+    const agent = spawnAgent({ env: env({ MM_LOG_LEVEL: "loud" }), cwd });
+    expect((await agent.exited).code).toBe(2);
+    expect(agent.stderr()).toBe('mm: MM_LOG_LEVEL must be one of quiet, info, debug; got "loud"\n');
+  });
+});
+
+describe("the command line", () => {
+  it("an unknown option prints the usage on stderr, nothing on stdout, and exits 2", async () => {
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [BIN, "--conifg", "x.json"], { env: { PATH: process.env["PATH"] ?? "", HOME: cwd } }, (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : (child.exitCode ?? 1), stdout, stderr }),
+      );
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^mm-acp: unknown option --conifg\n\nmm-acp 0\.11\.0 — Bob[\s\S]*Usage: mm-acp \[--config FILE\] \[--log-level quiet\|info\|debug\]/);
+  });
+});
+
+describe("a model URL on a port Node's fetch refuses", () => {
+  it("fails the turn at once, saying why, without retrying", async () => {
+    const started = Date.now();
+    const { stderr, outcomes } = await session({ env: env({ MM_BASE_URL: "http://127.0.0.1:6000/v1" }) }, "hi");
+    const message = `cannot reach the model server at http://127.0.0.1:6000/v1: Node's fetch refuses port 6000 ("bad port", one of the ports browsers block); serve the model on another port`;
+    expect(outcomes[0]).toEqual({ code: -32603, message: `Internal error: ${message}`, data: { error: message } });
+    expect(stderr).toContain(`[acp] turn failed: ${message}`);
+    expect(stderr).not.toContain("retry");
+    expect(Date.now() - started).toBeLessThan(1900);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { timedFetch, timedSender, utf8Length } from "./timed-fetch.js";
+
+describe("timedFetch", () => {
+  it("logs each request's size, URL, status and time to its answer", async () => {
+    const lines: string[] = [];
+    let now = 1000;
+    const inner = (async () => {
+      now += 250;
+      return new Response("ok", { status: 200 });
+    }) as typeof fetch;
+    const fetcher = timedFetch(inner, (l) => lines.push(l), () => now);
+    await fetcher("http://127.0.0.1:1/v1/chat/completions", { method: "POST", body: '{"q":"été"}' });
+    expect(lines).toEqual(["model request: 13 bytes to http://127.0.0.1:1/v1/chat/completions; answered 200 after 250 ms"]);
+  });
+
+  it("logs a request that failed, and lets the failure through", async () => {
+    const lines: string[] = [];
+    const refused = new TypeError("fetch failed");
+    const fetcher = timedFetch((async () => Promise.reject(refused)) as typeof fetch, (l) => lines.push(l), () => 0);
+    await expect(fetcher(new URL("http://h/v1/x"), {})).rejects.toBe(refused);
+    expect(lines).toEqual(["model request: no body to http://h/v1/x; failed after 0 ms: fetch failed"]);
+  });
+
+  it("counts UTF-8 bytes without encoding", () => {
+    for (const text of ["", "abc", "été", "日本", "😀x", "\ud800"]) expect(utf8Length(text)).toBe(Buffer.byteLength(text));
+  });
+});
+
+describe("timedSender", () => {
+  it("logs the bytes that leave, every chunk counted, and the answer", async () => {
+    const lines: string[] = [];
+    let now = 0;
+    const send = timedSender(async () => {
+      now += 40;
+      return new Response("ok", { status: 201 });
+    }, (l) => lines.push(l), () => now);
+    const response = await send({ url: new URL("http://127.0.0.1:9/v1/chat/completions"), method: "POST", headers: {}, body: [Buffer.from("{\"a\":"), Buffer.from("\"é\"}")] });
+    expect(response.status).toBe(201);
+    expect(lines).toEqual(["model request: 10 bytes to http://127.0.0.1:9/v1/chat/completions; answered 201 after 40 ms"]);
+  });
+});
