@@ -1,13 +1,13 @@
 /**
- * What `mm-acp` writes on stderr, spawned as an editor does: the log levels, an unknown option, a
- * model URL whose port Node's fetch refuses.
+ * What `mm-acp` writes on stderr, spawned as an editor does: the log levels, an unknown option; and a
+ * model served on a port Node's fetch refuses.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fakeServerKeeper, status, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { fakeServerKeeper, startFakeOpenAI, status, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { BIN, spawnAgent, stop } from "./spawned-agent.js";
 
 const servers = fakeServerKeeper();
@@ -80,14 +80,18 @@ describe("the command line", () => {
   });
 });
 
-describe("a model URL on a port Node's fetch refuses", () => {
-  it("fails the turn at once, saying why, without retrying", async () => {
-    const started = Date.now();
-    const { stderr, outcomes } = await session({ env: env({ MM_BASE_URL: "http://127.0.0.1:6000/v1" }) }, "hi");
-    const message = `cannot reach the model server at http://127.0.0.1:6000/v1: Node's fetch refuses port 6000 ("bad port", one of the ports browsers block); serve the model on another port`;
-    expect(outcomes[0]).toEqual({ code: -32603, message: `Internal error: ${message}`, data: { error: message } });
-    expect(stderr).toContain(`[acp] turn failed: ${message}`);
-    expect(stderr).not.toContain("retry");
-    expect(Date.now() - started).toBeLessThan(1900);
+describe("a model served on a port Node's fetch refuses", () => {
+  // Requests go out on node:http (node-http-fetch.ts), which has no "bad port" list: a local server on
+  // 6000 (X11's port, one browsers block) answers like any other.
+  it("is reached like any other", async (context) => {
+    const on6000 = await startFakeOpenAI([text("from port 6000")], { port: 6000 }).catch(() => undefined);
+    if (on6000 === undefined) return context.skip(); // the port is taken on this machine
+    try {
+      const { outcomes } = await session({ env: env({ MM_BASE_URL: "http://127.0.0.1:6000/v1" }) }, "hi");
+      expect(outcomes[0]).toEqual({ stopReason: "end_turn" });
+      expect(on6000.requests).toHaveLength(1);
+    } finally {
+      await on6000.close();
+    }
   });
 });
