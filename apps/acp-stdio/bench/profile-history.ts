@@ -12,6 +12,7 @@ import { encodeSessionDocument } from "@mm/node";
 import { INITIALIZE, launch } from "./lib/agent.js";
 import { BIN_JS, createWorkspace, withConfig } from "./lib/workspace.js";
 import { bigHistory } from "./scenarios/sessions.js";
+import { runScript } from "./lib/run-script.js";
 
 const messages = Number(process.argv[2] ?? 5000);
 const root = process.argv[3] ?? "/tmp/mm-history-profiles";
@@ -49,7 +50,4 @@ const main = async (): Promise<void> => {
   }
 };
 
-main().catch((error: unknown) => {
-  process.stderr.write(`profile-history: ${String(error)}\n`);
-  process.exit(1);
-});
+runScript("profile-history", main);

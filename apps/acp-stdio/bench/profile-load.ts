@@ -6,18 +6,16 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { History } from "@mm/core";
 import { startFakeOpenAI } from "@mm/fake-openai";
-import { encodeSessionDocument, journalHeader, journalLines } from "@mm/node";
 import { INITIALIZE, launch } from "./lib/agent.js";
 import { now } from "./lib/stats.js";
 import { BIN_JS, createWorkspace, withConfig } from "./lib/workspace.js";
-import { bigHistory } from "./scenarios/sessions.js";
+import { journaledFiles } from "./scenarios/sessions.js";
+import { runScript } from "./lib/run-script.js";
 
 const journaled = Number(process.argv[2] ?? 0);
 const dir = process.argv[3] ?? "/tmp/mm-load-profile";
 const ID = "20260101-000003-00001oad".replace("1oad", "10ad");
-const GENERATION = "0123456789ab";
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
@@ -39,13 +37,9 @@ const main = async (): Promise<void> => {
   const workspace = createWorkspace(server.url);
   try {
     mkdirSync(workspace.sessionsDir, { recursive: true, mode: 0o700 });
-    const whole = bigHistory(workspace.project, 5000 + journaled, ID);
-    const base = { ...whole, history: whole.history.slice(0, 5001) as unknown as History };
-    writeFileSync(join(workspace.sessionsDir, `${ID}.json`), encodeSessionDocument(base, GENERATION)._unsafeUnwrap());
-    if (journaled > 0) {
-      const lines = journalLines(base.history, whole.history, whole.updatedAt)!._unsafeUnwrap();
-      writeFileSync(join(workspace.sessionsDir, `${ID}.journal`), journalHeader(ID, GENERATION, base.history.length) + lines);
-    }
+    const files = journaledFiles(workspace.project, 5000 + journaled, journaled, ID);
+    writeFileSync(join(workspace.sessionsDir, `${ID}.json`), files.document);
+    if (journaled > 0) writeFileSync(join(workspace.sessionsDir, `${ID}.journal`), files.journal);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const command = withConfig({ file: process.execPath, args: ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval=100", BIN_JS] }, workspace.config("profile", { sessions: true }));
@@ -63,7 +57,4 @@ const main = async (): Promise<void> => {
   }
 };
 
-main().catch((error: unknown) => {
-  process.stderr.write(`profile-load: ${String(error)}\n`);
-  process.exit(1);
-});
+runScript("profile-load", main);

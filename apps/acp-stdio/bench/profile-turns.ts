@@ -12,6 +12,7 @@ import { floodText, startFakeOpenAI } from "@mm/fake-openai";
 import { INITIALIZE, launch } from "./lib/agent.js";
 import { sleep } from "./lib/stats.js";
 import { BIN_JS, createWorkspace, withConfig } from "./lib/workspace.js";
+import { runScript } from "./lib/run-script.js";
 
 const chunks = Number(process.argv[2] ?? 2000);
 const root = process.argv[3] ?? "/tmp/mm-turn-profiles";
@@ -47,7 +48,4 @@ const main = async (): Promise<void> => {
   }
 };
 
-main().catch((error: unknown) => {
-  process.stderr.write(`profile-turns: ${String(error)}\n`);
-  process.exit(1);
-});
+runScript("profile-turns", main);

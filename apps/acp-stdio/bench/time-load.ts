@@ -5,33 +5,30 @@
  */
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { History } from "@mm/core";
 import { startFakeOpenAI } from "@mm/fake-openai";
-import { encodeSessionDocument, journalHeader, journalLines } from "@mm/node";
 import { INITIALIZE, launch } from "./lib/agent.js";
 import { cpuPreciseMs } from "./lib/proc.js";
 import { median, now } from "./lib/stats.js";
 import { agentCommands, createWorkspace, withConfig } from "./lib/workspace.js";
-import { bigHistory } from "./scenarios/sessions.js";
+import { journaledFiles } from "./scenarios/sessions.js";
+import { runScript } from "./lib/run-script.js";
 
 const runs = Number(process.argv[2] ?? 7);
 const journaled = Number(process.argv[3] ?? 0);
 /** Turns on a tiny session before the load (the benchmark's sessions scenario runs five). */
 const turnsBefore = Number(process.argv[4] ?? 0);
 const ID = "20260101-000004-0000abcd";
-const GENERATION = "0123456789ab";
 
 const main = async (): Promise<void> => {
   const server = await startFakeOpenAI();
   const workspace = createWorkspace(server.url);
   try {
     mkdirSync(workspace.sessionsDir, { recursive: true, mode: 0o700 });
-    const whole = bigHistory(workspace.project, 5000 + journaled, ID);
-    const base = { ...whole, history: whole.history.slice(0, 5001) as unknown as History };
+    const files = journaledFiles(workspace.project, 5000 + journaled, journaled, ID);
     const documentFile = join(workspace.root, "document.json");
     const journalFile = join(workspace.root, "journal");
-    writeFileSync(documentFile, encodeSessionDocument(base, GENERATION)._unsafeUnwrap());
-    if (journaled > 0) writeFileSync(journalFile, journalHeader(ID, GENERATION, base.history.length) + journalLines(base.history, whole.history, whole.updatedAt)!._unsafeUnwrap());
+    writeFileSync(documentFile, files.document);
+    if (journaled > 0) writeFileSync(journalFile, files.journal);
     const wall: number[] = [];
     const cpu: number[] = [];
     for (let run = -1; run < runs; run++) {
@@ -60,7 +57,4 @@ const main = async (): Promise<void> => {
   }
 };
 
-main().catch((error: unknown) => {
-  process.stderr.write(`time-load: ${String(error)}\n`);
-  process.exit(1);
-});
+runScript("time-load", main);

@@ -86,14 +86,18 @@ const copyToDisk = (from: string, to: string): void => {
   }
 };
 
-/** The files of a session of `messages` messages whose last `journaled` are still in its journal. */
-const journaledFiles = (cwd: string, messages: number, journaled: number): { document: string; journal: string } => {
-  const whole = bigHistory(cwd, messages, JOURNALED_ID);
+/**
+ * The files of a session of `messages` messages whose last `journaled` are still in its journal (the
+ * journal "" when none are).
+ */
+export const journaledFiles = (cwd: string, messages: number, journaled: number, id = JOURNALED_ID): { document: string; journal: string } => {
+  const whole = bigHistory(cwd, messages, id);
   const base = { ...whole, history: whole.history.slice(0, messages - journaled + 1) as unknown as History };
   const document = encodeSessionDocument(base, GENERATION)._unsafeUnwrap();
+  if (journaled === 0) return { document, journal: "" };
   const lines = journalLines(base.history, whole.history, whole.updatedAt);
   if (lines === undefined || lines.isErr()) throw new Error("cannot journal the bench session");
-  return { document, journal: journalHeader(JOURNALED_ID, GENERATION, base.history.length) + lines.value };
+  return { document, journal: journalHeader(id, GENERATION, base.history.length) + lines.value };
 };
 
 export const sessions = async (workspace: Workspace, server: FakeOpenAI): Promise<Row[]> => {
