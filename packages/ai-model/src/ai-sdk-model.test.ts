@@ -277,6 +277,26 @@ describe("aiSdkModel over the Responses API", () => {
 describe("aiSdkModel: reasoning and images", () => {
   const PNG = "iVBORw0KGgo=";
 
+  it("streams a reasoning model's summary as reasoning events with its item and encrypted content, and sends them back", async () => {
+    const fake = await start([thinking(["Weighing ", "options."], ["Done."]), text("next")]);
+    const model = modelFor(fake, { api: "responses", model: "gpt-5-mini" });
+    const events = await collect(model.step(request(hi)));
+    expect(fake.requests[0]).toMatchObject({ body: { store: false, reasoning: { summary: "auto" }, include: ["reasoning.encrypted_content"] } });
+    const item = expect.stringMatching(/^rs_/);
+    expect(events).toEqual([
+      { type: "reasoning", text: "Weighing ", item },
+      { type: "reasoning", text: "options.", item },
+      { type: "reasoning-end", item, encrypted: expect.stringMatching(/^encrypted:/) },
+      { type: "text", text: "Done." },
+      { type: "finish", usage: expect.any(Object) },
+    ]);
+    const end = events[2] as { item: string; encrypted: string };
+    const history: Message[] = [...hi, { role: "assistant", text: "Done.", toolCalls: [], reasoning: [{ text: "Weighing options.", item: end.item, encrypted: end.encrypted }] }, { role: "user", text: "go on" }];
+    await collect(model.step(request(history)));
+    const input = (fake.requests[1]?.body as { input: unknown[] }).input;
+    expect(input).toContainEqual({ type: "reasoning", id: end.item, encrypted_content: end.encrypted, summary: [{ type: "summary_text", text: "Weighing options." }] });
+  });
+
   it("streams a chat server's reasoning_content as reasoning events before the text", async () => {
     const fake = await start([thinking(["Let me ", "think."], ["Hi"])]);
     const events = await collect(modelFor(fake).step(request(hi)));

@@ -17,7 +17,7 @@ export type FakeToolCall = {
 export type TextReply = {
   readonly kind: "text";
   readonly chunks: readonly string[];
-  /** Reasoning streamed before the text (chat: as `reasoning_content` deltas). */
+  /** Reasoning streamed before the text (chat: as `reasoning_content` deltas; Responses: a reasoning item's summary, with encrypted content). */
   readonly reasoning?: readonly string[];
   readonly usage?: FakeUsage;
   /** Pause before each streamed frame (streaming only): a model still producing its answer. */

@@ -5,8 +5,10 @@
 import { argumentsText, type WireContext } from "./chat-wire.js";
 import type { FakeToolCall } from "./replies.js";
 
-/** What one response says: text deltas (possibly none), then function calls. */
+/** What one response says: a reasoning summary (possibly none), text deltas (possibly none), then function calls. */
 export type ResponseContent = {
+  /** Summary deltas of one reasoning item sent before the text, with encrypted content (as with `store: false`). */
+  readonly reasoning?: readonly string[];
   readonly deltas: Iterable<string>;
   readonly hasText: boolean;
   readonly calls: readonly FakeToolCall[];
@@ -25,6 +27,18 @@ export function* responsesFrames(
   const response = { id: ctx.id, object: "response", created_at: ctx.created, model: ctx.model };
   yield event("response.created", { response: { ...response, status: "in_progress" } });
   let outputIndex = 0;
+  if (content.reasoning !== undefined && content.reasoning.length > 0) {
+    const reasoning = { type: "reasoning", id: `rs_${ctx.id}`, encrypted_content: `encrypted:${ctx.id}` };
+    yield event("response.output_item.added", { output_index: outputIndex, item: { ...reasoning, summary: [] } });
+    yield event("response.reasoning_summary_part.added", { item_id: reasoning.id, output_index: outputIndex, summary_index: 0, part: { type: "summary_text", text: "" } });
+    for (const delta of content.reasoning) {
+      yield event("response.reasoning_summary_text.delta", { item_id: reasoning.id, output_index: outputIndex, summary_index: 0, delta });
+    }
+    const summary = { type: "summary_text", text: content.reasoning.join("") };
+    yield event("response.reasoning_summary_part.done", { item_id: reasoning.id, output_index: outputIndex, summary_index: 0, part: summary });
+    yield event("response.output_item.done", { output_index: outputIndex, item: { ...reasoning, summary: [summary] } });
+    outputIndex++;
+  }
   if (content.hasText) {
     const message = { type: "message", id: `msg_${ctx.id}`, role: "assistant", content: [] };
     yield event("response.output_item.added", { output_index: outputIndex, item: { ...message, status: "in_progress" } });

@@ -219,7 +219,7 @@ const chatFrames = (
 
 const responseContent = (reply: Extract<Reply, { kind: "text" | "tool-calls" | "flood" }>): ResponseContent =>
   reply.kind === "text"
-    ? { deltas: reply.chunks, hasText: reply.chunks.length > 0, calls: [] }
+    ? { deltas: reply.chunks, hasText: reply.chunks.length > 0, calls: [], ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}) }
     : reply.kind === "flood"
       ? { deltas: repeat(reply.chunkText, reply.count), hasText: reply.count > 0, calls: [] }
       : { deltas: reply.text ? [reply.text] : [], hasText: Boolean(reply.text), calls: reply.calls };
