@@ -1,7 +1,8 @@
 /**
  * Reasoning, images and plans, end to end through the built mm-acp against the local fake server:
  * `reasoning_content` deltas reach the editor as `agent_thought_chunk`s; with `model.vision` an image
- * block of a prompt reaches the server as an image part (and `promptCapabilities.image` is advertised);
+ * block of a prompt reaches the server as an image part (and `promptCapabilities.image` is advertised)
+ * and replays as an image chunk after the prompt's text;
  * on the full surface the model's `update_plan` call becomes a `plan` update, replayed on load.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -48,12 +49,14 @@ describe("thoughts, images and plans", () => {
 
   it("with model.vision, advertises images and sends an image block to the model as an image part", async () => {
     fake.enqueue(text("A red pixel."));
-    const agent = spawnAgent({ env: env(), cwd, args: config({ model: { vision: true } }) });
-    await agent.run(async (client) => {
+    const args = config({ model: { vision: true }, sessions: { enabled: true } });
+    const agent = spawnAgent({ env: env(), cwd, args });
+    const sessionId = await agent.run(async (client) => {
       const init = await client.request("initialize", { protocolVersion: 1 });
       expect(init.agentCapabilities?.promptCapabilities?.image).toBe(true);
       const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
       await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "what is this?" }, { type: "image", data: PNG, mimeType: "image/png" }] });
+      return sessionId;
     });
     await stop(agent);
     const body = fake.requests[0]!.body as { messages: { role: string; content: unknown }[] };
@@ -65,6 +68,19 @@ describe("thoughts, images and plans", () => {
       ],
     });
     expect(agent.problems).toEqual([]);
+    // Loaded in another process, the prompt replays as its text, then its image.
+    const loader = spawnAgent({ env: env(), cwd, args });
+    await loader.run(async (client) => {
+      await client.request("initialize", { protocolVersion: 1 });
+      await client.request("session/load", { sessionId, cwd, mcpServers: [] });
+    });
+    await stop(loader);
+    const replayed = loader.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "user_message_chunk");
+    expect(replayed).toEqual([
+      { sessionUpdate: "user_message_chunk", content: { type: "text", text: "what is this?" } },
+      { sessionUpdate: "user_message_chunk", content: { type: "image", data: PNG, mimeType: "image/png" } },
+    ]);
+    expect(loader.problems).toEqual([]);
   });
 
   it("without model.vision, an image block does not reach the model", async () => {

@@ -7,7 +7,7 @@ import { describeStoreError, resolvePath } from "@mm/core";
 import { fullSurface, type AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
-import { replayUpdate } from "../translate/replay.js";
+import { replayUpdates } from "../translate/replay.js";
 import { invalidSessionParams } from "../wire/errors.js";
 import { shownId } from "../wire/shown-id.js";
 import { sendCommands } from "./new-session.js";
@@ -22,7 +22,7 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
   }
   const { session, replay } = loaded.value;
   app.knownCwds.set(session.id, session.cwd);
-  for (const item of replay) app.notify(session.id, replayUpdate(item));
+  for (const item of replay) for (const update of replayUpdates(item)) app.notify(session.id, update);
   app.notify(session.id, { sessionUpdate: "usage_update", used: session.tokensInUse, size: app.config.model.contextWindow });
   sendCommands(app, session.id);
   app.log(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);

@@ -2,12 +2,19 @@
  * A loaded session's replay items → the session updates `session/load` sends before answering.
  * A call replays with the status it ended with live (`completed`, or `failed`: rejected, cancelled,
  * refused, invalid input, non-zero exit) and its output as text (and its diffs); a call with no
- * recorded result replays `failed` with no content.
+ * recorded result replays `failed` with no content. A user message's images (prompts with
+ * `model.vision`) follow its text as image chunks of their own.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ReplayItem } from "@mm/core";
 import { agentText, planUpdate } from "./turn-event.js";
 import { diffContent, imageContent, pendingToolCall, textContent } from "./tool-call.js";
+
+/** The updates of one replay item: one, or a user message's text then each of its images. */
+export const replayUpdates = (item: ReplayItem): acp.SessionUpdate[] =>
+  item.type === "user" && item.images !== undefined && item.images.length > 0
+    ? [replayUpdate(item), ...item.images.map((image): acp.SessionUpdate => ({ sessionUpdate: "user_message_chunk", content: { type: "image", data: image.data, mimeType: image.mimeType } }))]
+    : [replayUpdate(item)];
 
 export const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {
   switch (item.type) {
