@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { unlink } from "node:fs/promises";
 import { err, ok, type Result } from "neverthrow";
-import type { StoredSession } from "@mm/core";
+import { titleOfHistory, type StoredSession } from "@mm/core";
 import { encodeSessionDocument } from "./json-session-document.js";
 import { stampFile, writeAtomically, type FileStamp } from "./session-files.js";
 import { journalLines } from "./session-journal.js";
@@ -35,6 +35,14 @@ export type SessionPaths = { readonly document: string; readonly journal: string
 /** A journal this long next to a document (or 1 MiB for small ones) is folded into it at the next save. */
 const FOLD_MIN_BYTES = 1 << 20;
 
+/**
+ * Whether `session` keeps the title of `kept`. A document without a title (written before titles
+ * existed) is loaded with the title of its first prompt: that title is the same at every load, so it
+ * is no change, and the first turn after such a load appends rather than rewriting the whole document.
+ */
+const sameTitle = (kept: StoredSession, session: StoredSession): boolean =>
+  kept.title === session.title || (kept.title === undefined && session.title === titleOfHistory(kept.history));
+
 /** What a save writes: nothing, lines appended to the journal, or the whole document. */
 export type WritePlan = "nothing" | { readonly kind: "append"; readonly lines: string } | { readonly kind: "rewrite"; readonly rewrite: Rewrite };
 
@@ -45,7 +53,7 @@ export type WritePlan = "nothing" | { readonly kind: "append"; readonly lines: s
  */
 export const planWrite = (kept: Kept | undefined, session: StoredSession): Result<WritePlan, string> => {
   // The journal holds messages only: a change of title, model or mode rewrites the document.
-  const sameSettings = kept !== undefined && kept.session.title === session.title && kept.session.model === session.model && kept.session.mode === session.mode;
+  const sameSettings = kept !== undefined && sameTitle(kept.session, session) && kept.session.model === session.model && kept.session.mode === session.mode;
   const appendable =
     kept !== undefined && sameSettings && kept.generation !== undefined && !kept.broken && kept.session.cwd === session.cwd && kept.session.createdAt === session.createdAt;
   const lines = appendable ? journalLines(kept.session.history, session.history, session.updatedAt) : undefined;
