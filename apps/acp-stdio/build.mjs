@@ -217,12 +217,14 @@ replaceFile(join(dist, "mm-acp.json"), (temp) =>
 );
 
 // 4. Old builds' files, a day after they were replaced (an agent still running from one keeps its
-// provider file until then), and what earlier versions of this script wrote.
+// provider file until then), at once when packing (the package ships dist/cjs/ whole), and what
+// earlier versions of this script wrote.
 const DAY_MS = 24 * 60 * 60 * 1000;
+const packing = process.env.npm_lifecycle_event === "prepack";
 const current = new Set([bundle, cache, provider, providerCache, mcpClient]);
 for (const name of readdirSync(cjsDir)) {
   const path = join(cjsDir, name);
-  if (!current.has(name) && Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { force: true });
+  if (!current.has(name) && (packing || Date.now() - statSync(path).mtimeMs > DAY_MS)) rmSync(path, { force: true });
 }
 for (const name of readdirSync(dist)) {
   if (/^(main|chunk-.*|dist-.*|token-.*)\.js(\.map)?$/.test(name) || name === "snapshot") rmSync(join(dist, name), { recursive: true, force: true });
