@@ -20,8 +20,8 @@
 //                                   Files are named by content hash, so an agent started from an older
 //                                   build keeps finding its own provider file.
 //
-// In the bundle, `node:crypto`, `node:child_process`, `node:fs/promises`, `node:os`, `node:http(s)` and `node:zlib` are loaded on
-// first use, not at start-up; the ACP SDK's zod schemas are built on first use (build-plugins/
+// In the bundle, `node:crypto`, `node:child_process`, `node:fs/promises`, `node:os`, `node:http(s)`,
+// `node:zlib`, `node:stream` and `node:readline` are loaded on first use, not at start-up; the ACP SDK's zod schemas are built on first use (build-plugins/
 // lazy-schemas.mjs); whitespace is minified (names are kept: a stack trace still names its functions).
 //
 // Measured (apps/acp-stdio/bench, spawn → `initialize`, 2 cores, Node 20): the former ESM bundle with
@@ -47,7 +47,7 @@ import { thirdPartyNotices } from "./third-party-notices.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "dist");
 const cjsDir = join(dist, "cjs");
-const LAZY_BUILTINS = ["node:crypto", "node:child_process", "node:fs/promises", "node:os", "node:http", "node:https", "node:zlib"];
+const LAZY_BUILTINS = ["node:crypto", "node:child_process", "node:fs/promises", "node:os", "node:http", "node:https", "node:zlib", "node:stream", "node:readline"];
 
 const common = commonOptions;
 
