@@ -14,9 +14,20 @@ const KEY = "sk-model-faults-0123456789abcdef";
 
 type RpcError = { code: number; message: string; data?: { error?: string } };
 
-const setup = (server: FakeOpenAI | { url: string }) => {
-  const model = aiSdkModel({ model: "fake-model", baseURL: server.url, apiKey: KEY, api: "chat" });
-  return inMemoryAcp({ ports: { model } });
+/** A wait that ends only when the turn is cancelled. */
+const untilCancelled = (signal: AbortSignal): Promise<void> =>
+  new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
+
+/** The app on a model whose waits between retries are taken at once (or as `wait` says) and kept in `waits` (ms). */
+const setup = (server: FakeOpenAI | { url: string }, options: { readonly wait?: (signal: AbortSignal) => Promise<void> } = {}) => {
+  const waits: number[] = [];
+  const sleep = async (ms: number, signal: AbortSignal): Promise<void> => {
+    waits.push(ms);
+    signal.throwIfAborted();
+    await options.wait?.(signal);
+  };
+  const model = aiSdkModel({ model: "fake-model", baseURL: server.url, apiKey: KEY, api: "chat", sleep });
+  return Object.assign(inMemoryAcp({ ports: { model } }), { waits });
 };
 
 const failure = (promise: Promise<unknown>): Promise<RpcError> =>
@@ -99,7 +110,7 @@ describe.concurrent("model faults", () => {
 
   it("429 asking for a long wait: a cancel during the wait ends the turn at once", async () => {
     const server = await startFakeOpenAI([status(429, undefined, { "retry-after": "30" }), text("ok")]);
-    const t = setup(server);
+    const t = setup(server, { wait: untilCancelled });
     await t.run(async (agent) => {
       const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
       const running = agent.request("session/prompt", prompt(sessionId, "hi"));
@@ -109,6 +120,7 @@ describe.concurrent("model faults", () => {
       await agent.notify("session/cancel", { sessionId });
       expect(await running).toEqual({ stopReason: "cancelled" });
       expect(Date.now() - t0).toBeLessThan(1000);
+      expect(t.waits).toEqual([30_000]);
       expect(await agent.request("session/prompt", prompt(sessionId, "again"))).toEqual({ stopReason: "end_turn" });
     });
     await server.close();
@@ -138,6 +150,7 @@ describe.concurrent("model faults", () => {
     await t.run(async (agent) => {
       const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
       expectOneLineInternalError(await failure(agent.request("session/prompt", prompt(sessionId, "anyone?"))), /connection refused|cannot reach/);
+      expect(t.waits).toEqual([2000, 4000]);
       const server = await startFakeOpenAI([text("back")], { port });
       try {
         expect(await agent.request("session/prompt", prompt(sessionId, "now?"))).toEqual({ stopReason: "end_turn" });
@@ -147,7 +160,7 @@ describe.concurrent("model faults", () => {
       }
     });
     count();
-  }, 30_000);
+  });
 
   it("socket dropped mid-stream: one-line internal error, the partial text kept in history, next prompt works", async () => {
     const server = await startFakeOpenAI([dropAfter(["Hello ", "wor"]), text("again")]);
