@@ -1,6 +1,7 @@
 /**
  * Reasoning, images and plans, end to end through the built mm-acp against the local fake server:
- * `reasoning_content` deltas reach the editor as `agent_thought_chunk`s; with `model.vision` an image
+ * `reasoning_content` deltas (and a Responses model's reasoning summary) reach the editor as
+ * `agent_thought_chunk`s; with `model.vision` an image
  * block of a prompt reaches the server as an image part (and `promptCapabilities.image` is advertised)
  * and replays as an image chunk after the prompt's text;
  * on the full surface the model's `update_plan` call becomes a `plan` update, replayed on load.
@@ -44,6 +45,23 @@ describe("thoughts, images and plans", () => {
     const updates = agent.updates.map((u) => u.update);
     expect(updates.filter((u) => u.sessionUpdate === "agent_thought_chunk").map((u) => (u as { content: { text: string } }).content.text)).toEqual(["Let me ", "think."]);
     expect(updates.findIndex((u) => u.sessionUpdate === "agent_thought_chunk")).toBeLessThan(updates.findIndex((u) => u.sessionUpdate === "agent_message_chunk"));
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("over the Responses API, shows a reasoning model's summary as thought chunks and sends its encrypted reasoning back", async () => {
+    fake.enqueue(thinking(["Weighing ", "options."], ["Done."]), text("Again."));
+    const agent = spawnAgent({ env: env({ MM_MODEL: "gpt-5-mini" }), cwd, args: config({ model: { api: "responses" } }) });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go on" }] });
+    });
+    await stop(agent);
+    const thoughts = agent.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "agent_thought_chunk");
+    expect(thoughts.map((u) => (u as { content: { text: string } }).content.text)).toEqual(["Weighing ", "options."]);
+    expect(fake.requests[0]).toMatchObject({ path: "/v1/responses", body: { store: false, reasoning: { summary: "auto" } } });
+    const input = (fake.requests[1]!.body as { input: { type?: string; encrypted_content?: string }[] }).input;
+    expect(input.find((item) => item.type === "reasoning")).toMatchObject({ encrypted_content: expect.stringMatching(/^encrypted:/) });
     expect(agent.problems).toEqual([]);
   });
 
