@@ -146,23 +146,22 @@ const bundleWith = async (options, plugins) => {
 
 mkdirSync(cjsDir, { recursive: true });
 
+/** `packageName` re-exported from a file of its own, resolved from `fromDir` (a package that depends on it): its file name and metafile. */
+const ownFile = async (name, packageName, fromDir) => {
+  const result = await build({
+    ...common,
+    stdin: { contents: `export * from ${JSON.stringify(packageName)};`, resolveDir: join(here, fromDir), loader: "js" },
+    outfile: join(cjsDir, `${name}.cjs`),
+    metafile: true,
+  });
+  return { file: emit(cjsDir, name, textOf(result)), metafile: result.metafile };
+};
+
 // 1. The provider: bundled once, on its own.
-const providerBuild = await build({
-  ...common,
-  stdin: { contents: 'export * from "@ai-sdk/openai";', resolveDir: join(here, "../../packages/ai-model/src"), loader: "js" },
-  outfile: join(cjsDir, "ai-provider.cjs"),
-  metafile: true,
-});
-const provider = emit(cjsDir, "ai-provider", textOf(providerBuild));
+const { file: provider, metafile: providerMetafile } = await ownFile("ai-provider", "@ai-sdk/openai", "../../packages/ai-model/src");
 
 // 1a. The MCP client (@mm/mcp imports it when a session has MCP servers), on its own too.
-const mcpBuild = await build({
-  ...common,
-  stdin: { contents: 'export * from "@modelcontextprotocol/client";', resolveDir: join(here, "../../packages/mcp/src"), loader: "js" },
-  outfile: join(cjsDir, "mcp-client.cjs"),
-  metafile: true,
-});
-const mcpClient = emit(cjsDir, "mcp-client", textOf(mcpBuild));
+const { file: mcpClient, metafile: mcpMetafile } = await ownFile("mcp-client", "@modelcontextprotocol/client", "../../packages/mcp/src");
 
 // 1b. The provider's code cache.
 const providerCache = provider.replace(/\.cjs$/, ".cache");
@@ -188,7 +187,7 @@ const bundle = emit(cjsDir, "mm-acp", textOf(agentBuild));
 
 // The licences of what both bundle, shipped beside them.
 replaceFile(join(dist, "THIRD-PARTY-NOTICES.txt"), (temp) =>
-  writeFileSync(temp, thirdPartyNotices([providerBuild.metafile, mcpBuild.metafile, agentBuild.metafile], common.absWorkingDir)),
+  writeFileSync(temp, thirdPartyNotices([providerMetafile, mcpMetafile, agentBuild.metafile], common.absWorkingDir)),
 );
 
 // 3. Its code cache, and the provider's again, made by a node that loads the bundle the way
