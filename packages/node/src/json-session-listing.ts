@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { isSessionId, titleOf, type StoreError, type StoredSessionSummary } from "@mm/core";
 import { errorCode, reasonOf } from "./errno.js";
-import { SESSION_FORMAT } from "./json-session-document.js";
+import { isRecord, SESSION_FORMAT } from "./json-session-document.js";
+import { checkSessionsDir } from "./session-files.js";
 
 const HEAD_BYTES = 64 * 1024;
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -39,7 +40,7 @@ const readHead = async (path: string): Promise<{ readonly text: string; readonly
 const parse = (text: string): Head | undefined => {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Head) : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -81,14 +82,9 @@ const summaryOf = (id: string, text: string, whole: boolean): StoredSessionSumma
 /** The sessions of `cwd` in `dir`, newest first. */
 export const listSessionFiles = async (dir: string, cwd: string): Promise<Result<readonly StoredSessionSummary[], StoreError>> => {
   const failure = (message: string): StoreError => ({ kind: "io", id: "", message });
-  try {
-    const info = await lstat(dir);
-    if (info.isSymbolicLink()) return err(failure(`sessions dir is a symlink: ${dir}`));
-    if (!info.isDirectory()) return err(failure(`sessions dir is not a directory: ${dir}`));
-  } catch (error) {
-    const code = errorCode(error);
-    return code === "ENOENT" || code === "ENOTDIR" ? ok([]) : err(failure(`cannot use sessions dir ${dir}: ${reasonOf(error)}`));
-  }
+  const exists = await checkSessionsDir(dir);
+  if (exists.isErr()) return err(failure(exists.error));
+  if (!exists.value) return ok([]);
   let names: string[];
   try {
     names = await readdir(dir);

@@ -73,8 +73,13 @@ const CONFLICT = "the session was changed on disk by another process since this 
 /** The SessionStore port on local files. No method throws or rejects. */
 export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore => {
   const enqueue = perKeyQueue();
-  const self = options.owner ?? currentOwner();
-  const party: LockParty = { self, alive: options.alive ?? ownerAlive(self) };
+  // Who this process is, read (from /proc) when the first lock is taken, not when the store is made.
+  let party: LockParty | undefined;
+  const partyOf = (): LockParty => {
+    if (party !== undefined) return party;
+    const self = options.owner ?? currentOwner();
+    return (party = { self, alive: options.alive ?? ownerAlive(self) });
+  };
   const slots = new Map<string, Slot>();
 
   const slotOf = (cwd: string, id: string): Slot => {
@@ -91,13 +96,13 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   const lock = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
     if (slot.lock !== undefined && (await stillHeld(slot.paths.lock, slot.lock))) return ok(undefined);
     slot.lock = undefined;
-    const taken = await takeLock(slot.paths.lock, party);
+    const taken = await takeLock(slot.paths.lock, partyOf());
     if (taken.isOk()) {
       slot.lock = taken.value;
       return ok(undefined);
     }
     const problem = taken.error;
-    return err(problem.kind === "busy" ? { kind: "busy", id, holder: describeOwner(problem.holder, self) } : io(id, problem.message));
+    return err(problem.kind === "busy" ? { kind: "busy", id, holder: describeOwner(problem.holder, partyOf().self) } : io(id, problem.message));
   };
 
   /**

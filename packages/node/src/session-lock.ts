@@ -11,6 +11,7 @@ import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "./errno.js";
 import { sameOwner, type LockOwner } from "./process-identity.js";
+import { isRecord } from "./json-session-document.js";
 
 /** A lock this process holds: the lock file's identity and what it says. */
 export type HeldLock = { readonly dev: number; readonly ino: number; readonly text: string };
@@ -24,8 +25,8 @@ export type LockParty = { readonly self: LockOwner; readonly alive: (owner: Lock
 const ownerOf = (text: string): LockOwner | undefined => {
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value !== "object" || value === null) return undefined;
-    const { pid, started, boot, host } = value as Record<string, unknown>;
+    if (!isRecord(value)) return undefined;
+    const { pid, started, boot, host } = value;
     if (typeof pid !== "number" || typeof host !== "string") return undefined;
     return { pid, host, ...(typeof started === "string" ? { started } : {}), ...(typeof boot === "string" ? { boot } : {}) };
   } catch {

@@ -7,7 +7,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { FileDiff } from "@mm/core";
 import { isFailure, type CatFile } from "./cat-file.js";
 import { fileDiffsOf, type FileChange, type FileState } from "./file-diffs.js";
-import type { RawDiffEntry } from "./git-objects.js";
+import type { RawDiffEntry } from "./index-entries.js";
 import type { TrackingLimits } from "./limits.js";
 import type { GitFailure } from "./run-git.js";
 import type { WorkTree } from "./work-tree.js";

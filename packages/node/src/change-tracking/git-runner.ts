@@ -10,25 +10,20 @@ import { gitEnvironment, runGit, type GitFailure } from "./run-git.js";
 export type GitContext = { readonly path: string; readonly env: NodeJS.ProcessEnv; readonly limits: TrackingLimits; readonly tempDir: string };
 
 /** Options that keep git from writing anything beyond the index it is given and loose objects. */
-export const GIT_CONFIG = ["-c", "core.splitIndex=false", "-c", "advice.addEmbeddedRepo=false", "-c", "advice.addIgnoredFile=false", "-c", "core.safecrlf=false", "-c", "gc.auto=0"];
+const GIT_CONFIG = ["-c", "core.splitIndex=false", "-c", "advice.addEmbeddedRepo=false", "-c", "advice.addIgnoredFile=false", "-c", "core.safecrlf=false", "-c", "gc.auto=0"];
 
-/** Runs git steps in `cwd` on `indexFile` (undefined: the repository's own, read only), against one deadline. */
+/** Runs git steps in `cwd` on the private index `indexFile`, against one deadline. */
 export type GitSteps = {
   /** `git <args>`; `config` adds `-c name=value` options of its own. */
   readonly run: (args: readonly string[], config?: readonly string[]) => ResultAsync<Buffer, GitFailure>;
-  /** Milliseconds since the epoch by which every step must be done. */
-  readonly deadline: number;
-  readonly env: NodeJS.ProcessEnv;
-  /** The index the steps work on, when it is not the repository's own. */
-  readonly indexFile: string | undefined;
+  /** The index the steps work on. */
+  readonly indexFile: string;
 };
 
-export const gitSteps = (git: GitContext, cwd: string, indexFile: string | undefined, timeoutMs: number): GitSteps => {
+export const gitSteps = (git: GitContext, cwd: string, indexFile: string, timeoutMs: number): GitSteps => {
   const deadline = Date.now() + timeoutMs;
   const env = gitEnvironment(git.env, indexFile);
   return {
-    deadline,
-    env,
     indexFile,
     run: (args, config = []) => {
       const left = deadline - Date.now();

@@ -4,7 +4,14 @@
  * sorted paths, the entries at or under some paths, and what differs between two indexes there — as
  * `git diff-index --cached` compares an index with a tree. Only the entries looked at are decoded.
  */
-import type { RawDiffEntry } from "./git-objects.js";
+/** One changed path between two indexes, as `git diff --raw` shows it: modes are octal strings, `000000` for "absent". */
+export type RawDiffEntry = {
+  readonly oldMode: string;
+  readonly newMode: string;
+  readonly oldId: string;
+  readonly newId: string;
+  readonly path: string;
+};
 
 const HEADER = 12;
 /** ctime, mtime, dev, ino, mode, uid, gid, size: ten 32-bit fields before the object id. */

@@ -249,9 +249,9 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
    * add` compares their content: a rewrite that kept size and mtime (`cp -p`, `touch -r`) within the
    * second of the last look has a stat git can't tell from the old one, and the watcher saw it.
    */
-  const smudge = (indexFile: string | undefined, paths: readonly string[]): void => {
+  const smudge = (indexFile: string, paths: readonly string[]): void => {
     const bytes = index?.bytes;
-    if (bytes === undefined || indexFile === undefined) return;
+    if (bytes === undefined) return;
     const offsets = entryOffsets(bytes, tree.idBytes, paths);
     if (offsets.length === 0) return;
     const zero = Buffer.alloc(4);
