@@ -9,15 +9,13 @@
  * start-up; every failure ends the stream as an `error` event.
  */
 import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "@mm/core";
-import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { JSONSchema7, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
-import { chatHistoryBytes, systemTextOf } from "./chat-history-bytes.js";
-import { historySplice, placeholderPrompt } from "./history-splice.js";
-import { fetchOn, nodeHttpSender, type HttpSender } from "./node-http-fetch.js";
+import { nodeHttpSender } from "./node-http-fetch.js";
+import { providerRoutes, type Route } from "./provider-route.js";
 import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
-import { timedFetch, timedSender } from "./timed-fetch.js";
-import { toProviderPrompt } from "./to-provider-prompt.js";
+import { timedFetch, timedSender, timedStep } from "./timed-fetch.js";
 import { cannedConnection, warmUpFrames, warmUpRequest } from "./warm-up.js";
 
 /** Options of {@link aiSdkModel}. */
@@ -54,8 +52,6 @@ export const NO_API_KEY: ModelError = {
   message: "no API key: set OPENAI_API_KEY (or the variable named by model.apiKeyEnv)",
 };
 
-/** The provider's language model (chat and Responses models share the LanguageModelV3 interface). */
-type ProviderModel = LanguageModelV3;
 type ProviderTools = LanguageModelV3FunctionTool[];
 type ProviderUsage = Extract<LanguageModelV3StreamPart, { type: "finish" }>["usage"];
 
@@ -109,13 +105,6 @@ export type AiSdkModel = Model & {
 /** The (never contacted) address of the warm-up step. */
 const WARM_UP_BASE_URL = "http://warm-up.invalid/v1";
 
-type ModelsOf = (id: string) => Promise<ProviderModel>;
-/** The provider's models a step goes to, and how its history is written (kept bytes, for the chat API on our HTTP client). */
-type Route = {
-  readonly modelsOf: ModelsOf;
-  readonly kept?: { readonly history: ReturnType<typeof chatHistoryBytes>; readonly hold: ReturnType<typeof historySplice>["hold"] };
-};
-
 /** The Model port on an OpenAI-compatible server (see the module comment). Its `step` never throws. */
 export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
   const missingKey = !options.apiKey && isOpenAIEndpoint(options.baseURL);
@@ -130,46 +119,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
   const logRetry = (notice: RetryNotice): void => options.log?.(retryLine(notice, errorContext));
   const toolSets = new WeakMap<readonly ToolSpec[], ProviderTools>();
 
-  /** The provider's model of each id asked for (a session may pick another than the default), on `fetch`. */
-  const providerModels = (settings: { readonly apiKey: string; readonly baseURL?: string | undefined; readonly fetch: typeof fetch }): ModelsOf => {
-    let created: Promise<(id: string) => ProviderModel> | undefined;
-    const models = new Map<string, ProviderModel>();
-    const load = async (): Promise<(id: string) => ProviderModel> => {
-      const openai = await import("@ai-sdk/openai");
-      const provider = openai.createOpenAI({
-        apiKey: settings.apiKey,
-        ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
-        ...(options.headers ? { headers: { ...options.headers } } : {}),
-        fetch: settings.fetch,
-      });
-      return (id) => {
-        let model = models.get(id);
-        if (model === undefined) {
-          model = options.api === "chat" ? provider.chat(id) : provider.responses(id);
-          models.set(id, model);
-        }
-        return model;
-      };
-    };
-    return async (id) => {
-      created ??= load().catch((error: unknown) => {
-        created = undefined;
-        throw error;
-      });
-      return (await created)(id);
-    };
-  };
-
-  /**
-   * Where a step goes: the provider's models on a fetch, and for the chat API on our own HTTP client,
-   * the history written from kept bytes (chat-history-bytes.ts, history-splice.ts).
-   */
-  const routeOn = (settings: { readonly apiKey: string; readonly baseURL?: string | undefined; readonly fetch?: typeof fetch; readonly send?: HttpSender }): Route => {
-    if (settings.fetch !== undefined || settings.send === undefined) return { modelsOf: providerModels({ ...settings, fetch: settings.fetch ?? globalThis.fetch }) };
-    if (options.api !== "chat") return { modelsOf: providerModels({ ...settings, fetch: fetchOn(settings.send) }) };
-    const splice = historySplice(settings.send);
-    return { modelsOf: providerModels({ ...settings, fetch: splice.fetch }), kept: { history: chatHistoryBytes(), hold: splice.hold } };
-  };
+  const { routeOn, promptOf } = providerRoutes({ api: options.api, headers: options.headers });
   const debug = options.debug;
   const realRoute = routeOn({
     apiKey,
@@ -200,35 +150,6 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     kind: "bad-response",
     message: `the model server at ${errorContext.baseURL} answered with ${contentType.split(";")[0]}, not an event stream (a proxy or a wrong base URL?)`,
   });
-
-  /** The step's events, and a debug line at its end: time to the first text or call, to the end, tokens. */
-  async function* timedStep(inner: (request: ModelRequest) => AsyncGenerator<ModelEvent>, request: ModelRequest, log: (line: string) => void): AsyncGenerator<ModelEvent> {
-    const started = performance.now();
-    let first: number | undefined;
-    for await (const event of inner(request)) {
-      if (first === undefined && (event.type === "text" || event.type === "tool-call")) first = performance.now() - started;
-      if (event.type === "finish" || event.type === "error") {
-        const firstPart = first !== undefined ? `first output after ${Math.round(first)} ms, ` : "";
-        const end = event.type === "finish" ? `${event.usage.inputTokens ?? "?"} tokens in, ${event.usage.outputTokens ?? "?"} out` : `failed: ${event.error.message}`;
-        log(`model step: ${firstPart}done after ${Math.round(performance.now() - started)} ms; ${end}`);
-      }
-      yield event;
-    }
-  }
-
-  /** The provider's prompt of a step; with kept history bytes, a placeholder for them (held until `done`). */
-  const promptOf = (route: Route, request: ModelRequest): { readonly prompt: LanguageModelV3Prompt; readonly done: () => void } => {
-    if (route.kept === undefined) return { prompt: toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses" }), done: () => undefined };
-    const history = route.kept.history.encode(request.messages);
-    const held = route.kept.hold(history.bytes);
-    return {
-      prompt: placeholderPrompt(systemTextOf(request.system, request.messages), held.placeholder),
-      done: () => {
-        held.done();
-        history.release();
-      },
-    };
-  };
 
   /** One step on `route`; `refusal`, when given, is the step's only event (after a cancel's). */
   async function* runStep(route: Route, request: ModelRequest, retries: number, refusal?: ModelError): AsyncGenerator<ModelEvent> {
@@ -324,5 +245,5 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
       return controller.signal.aborted ? "stopped" : `failed: ${last?.type === "error" ? last.error.message : "no finish"}`;
     })());
 
-  return { step: debug !== undefined ? (request) => timedStep(step, request, debug) : step, warmUp };
+  return { step: debug !== undefined ? timedStep(step, debug) : step, warmUp };
 };

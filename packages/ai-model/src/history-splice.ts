@@ -18,11 +18,11 @@ export const placeholderPrompt = (systemText: string, placeholder: string): Lang
 ];
 
 /** A fetch on `send` that splices held histories into their requests, and the way to hold one. */
-export const historySplice = (send: HttpSender, fallback?: typeof globalThis.fetch) => {
+export const historySplice = (send: HttpSender) => {
   const token = `mm-history-${Math.random().toString(36).slice(2, 10)}`;
   const held = new Map<string, Uint8Array>();
   let count = 0;
-  const plain = fetchOn(send, fallback);
+  const plain = fetchOn(send);
 
   const splicing = (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const own = ownRequest(input, init);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { timedFetch, timedSender, utf8Length } from "./timed-fetch.js";
+import { timedFetch, timedSender } from "./timed-fetch.js";
 
 describe("timedFetch", () => {
   it("logs each request's size, URL, status and time to its answer", async () => {
@@ -20,10 +20,6 @@ describe("timedFetch", () => {
     const fetcher = timedFetch((async () => Promise.reject(refused)) as typeof fetch, (l) => lines.push(l), () => 0);
     await expect(fetcher(new URL("http://h/v1/x"), {})).rejects.toBe(refused);
     expect(lines).toEqual(["model request: no body to http://h/v1/x; failed after 0 ms: fetch failed"]);
-  });
-
-  it("counts UTF-8 bytes without encoding", () => {
-    for (const text of ["", "abc", "été", "日本", "😀x", "\ud800"]) expect(utf8Length(text)).toBe(Buffer.byteLength(text));
   });
 });
 

@@ -1,26 +1,13 @@
 /**
- * `fetch` that says, for the operator's debug log, how big each model request was and how long the
- * server took to answer it. Only used when that log is on: measuring the body costs a pass over it.
+ * For the operator's debug log, only used when that log is on: how big each model request was and how
+ * long the server took to answer it (measuring the body costs a pass over it), and how long each step
+ * took to its first output and to its end.
  */
+import type { ModelEvent, ModelRequest } from "@mm/core";
 import type { HttpSender } from "./node-http-fetch.js";
 
-/** UTF-8 bytes of a string, counted without encoding it. */
-export const utf8Length = (text: string): number => {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i += 1;
-    } else bytes += 3;
-  }
-  return bytes;
-};
-
 const sizeOf = (body: unknown): string => {
-  if (typeof body === "string") return `${utf8Length(body)} bytes`;
+  if (typeof body === "string") return `${Buffer.byteLength(body, "utf8")} bytes`;
   if (body instanceof Uint8Array) return `${body.length} bytes`;
   return body === undefined || body === null ? "no body" : "a streamed body";
 };
@@ -55,4 +42,21 @@ export const timedSender = (inner: HttpSender, debug: (line: string) => void, no
   (request) => {
     const bytes = request.body.reduce((sum, chunk) => sum + chunk.length, 0);
     return timed(`model request: ${bytes === 0 ? "no body" : `${bytes} bytes`} to ${request.url.href}`, () => inner(request), debug, now);
+  };
+
+/** `step` with a debug line at each step's end: time to the first text or call, to the end, tokens. */
+export const timedStep =
+  (step: (request: ModelRequest) => AsyncGenerator<ModelEvent>, log: (line: string) => void) =>
+  async function* (request: ModelRequest): AsyncGenerator<ModelEvent> {
+    const started = performance.now();
+    let first: number | undefined;
+    for await (const event of step(request)) {
+      if (first === undefined && (event.type === "text" || event.type === "tool-call")) first = performance.now() - started;
+      if (event.type === "finish" || event.type === "error") {
+        const firstPart = first !== undefined ? `first output after ${Math.round(first)} ms, ` : "";
+        const end = event.type === "finish" ? `${event.usage.inputTokens ?? "?"} tokens in, ${event.usage.outputTokens ?? "?"} out` : `failed: ${event.error.message}`;
+        log(`model step: ${firstPart}done after ${Math.round(performance.now() - started)} ms; ${end}`);
+      }
+      yield event;
+    }
   };
