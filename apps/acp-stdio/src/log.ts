@@ -5,7 +5,7 @@
  */
 import { err, ok, type Result } from "neverthrow";
 
-export const LOG_LEVELS = ["quiet", "info", "debug"] as const;
+const LOG_LEVELS = ["quiet", "info", "debug"] as const;
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 

@@ -10,7 +10,7 @@ import type { Tool } from "@mm/core";
 import { connectMcpServer, type McpConnection, type McpServerSpec } from "@mm/mcp";
 
 /** How long a new session waits for its servers before it answers without the slow ones. */
-export const MCP_WAIT_MS = 2500;
+const MCP_WAIT_MS = 2500;
 /** How long a server may take to start and list its tools at all. */
 const START_TIMEOUT_MS = 20_000;
 

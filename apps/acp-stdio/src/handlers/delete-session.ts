@@ -4,9 +4,9 @@
  * loaded, resumed or listed). Deleting a session already gone succeeds, as ACP asks.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import { describeStoreError, isSessionId } from "@mm/core";
+import { isSessionId } from "@mm/core";
 import type { AppState } from "../app-state.js";
-import { invalidSessionParams } from "../wire/errors.js";
+import { invalidSessionParams, storeErrorText } from "../wire/errors.js";
 
 export const deleteSession = async (app: AppState, params: acp.DeleteSessionRequest): Promise<acp.DeleteSessionResponse> => {
   const { sessionId } = params;
@@ -14,7 +14,7 @@ export const deleteSession = async (app: AppState, params: acp.DeleteSessionRequ
   const cwd = app.agent.session(sessionId)?.cwd ?? app.knownCwds.get(sessionId);
   if (cwd === undefined) throw invalidSessionParams(sessionId, "unknown session: list the sessions of its cwd first");
   const removed = await app.agent.removeSession(cwd, sessionId);
-  if (removed.isErr()) throw invalidSessionParams(sessionId, removed.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(removed.error));
+  if (removed.isErr()) throw invalidSessionParams(sessionId, storeErrorText(removed.error));
   app.log(`session ${sessionId}: deleted`);
   return {};
 };

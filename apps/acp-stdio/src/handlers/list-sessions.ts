@@ -3,10 +3,11 @@
  * request names none), newest first, 50 a page; the cursor is the last item's place in that order.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { describeStoreError, type StoredSessionSummary } from "@mm/core";
+import type { StoredSessionSummary } from "@mm/core";
 import type { AppState } from "../app-state.js";
+import { storeErrorText } from "../wire/errors.js";
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 type Place = { readonly updatedAt: number; readonly id: string };
 
@@ -32,7 +33,7 @@ export const listSessions = async (app: AppState, params: acp.ListSessionsReques
   if (params.cursor != null && place === undefined) throw acp.RequestError.invalidParams({ cursor: params.cursor, error: "not a cursor of this agent" });
   const listed = await app.agent.listSessions(cwd);
   if (listed.isErr()) {
-    const error = listed.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(listed.error);
+    const error = storeErrorText(listed.error);
     throw acp.RequestError.invalidParams({ cwd, error });
   }
   const rest = place === undefined ? listed.value : listed.value.filter(after(place));

@@ -3,12 +3,12 @@
  * (an estimate: the model has not seen it yet); then the commands, then answers `{}`.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import { describeStoreError, resolvePath } from "@mm/core";
+import { resolvePath } from "@mm/core";
 import { fullSurface, type AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
 import { replayUpdates } from "../translate/replay.js";
-import { invalidSessionParams } from "../wire/errors.js";
+import { invalidSessionParams, storeErrorText } from "../wire/errors.js";
 import { shownId } from "../wire/shown-id.js";
 import { sendCommands } from "./new-session.js";
 
@@ -16,7 +16,7 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
   if (!params.cwd.startsWith("/")) throw invalidSessionParams(params.sessionId, "cwd must be an absolute path");
   const loaded = await app.agent.loadSession(params.cwd, params.sessionId);
   if (loaded.isErr()) {
-    const error = loaded.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(loaded.error);
+    const error = storeErrorText(loaded.error);
     app.warn(`session ${shownId(params.sessionId)}: load failed: ${error}`);
     throw invalidSessionParams(params.sessionId, error);
   }

@@ -4,11 +4,10 @@
  * process is answered as it is (its running turn goes on).
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import { describeStoreError } from "@mm/core";
 import type { AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
-import { invalidSessionParams } from "../wire/errors.js";
+import { invalidSessionParams, storeErrorText } from "../wire/errors.js";
 import type { JsonRpcId } from "../wire/json-rpc-id.js";
 import { shownId } from "../wire/shown-id.js";
 import { sendCommands } from "./new-session.js";
@@ -23,7 +22,7 @@ export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequ
   }
   const loaded = await app.agent.loadSession(params.cwd, params.sessionId);
   if (loaded.isErr()) {
-    const error = loaded.error.kind === "disabled" ? "sessions are not enabled" : describeStoreError(loaded.error);
+    const error = storeErrorText(loaded.error);
     app.warn(`session ${shownId(params.sessionId)}: resume failed: ${error}`);
     throw invalidSessionParams(params.sessionId, error);
   }

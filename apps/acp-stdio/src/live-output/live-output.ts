@@ -38,7 +38,7 @@ export type LiveOutput = {
 };
 
 /** Real time: `performance.now()` and `setTimeout`. */
-export const systemLiveClock: LiveClock = {
+const systemLiveClock: LiveClock = {
   now: () => performance.now(),
   later: (run, ms) => {
     const timer = setTimeout(run, ms);

@@ -16,7 +16,7 @@ export const replayUpdates = (item: ReplayItem): acp.SessionUpdate[] =>
     ? [replayUpdate(item), ...item.images.map((image): acp.SessionUpdate => ({ sessionUpdate: "user_message_chunk", content: { type: "image", data: image.data, mimeType: image.mimeType } }))]
     : [replayUpdate(item)];
 
-export const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {
+const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {
   switch (item.type) {
     case "user":
       return { sessionUpdate: "user_message_chunk", content: { type: "text", text: item.text } };
