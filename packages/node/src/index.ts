@@ -7,6 +7,7 @@
 // Ports.
 export { nodeFileSystem, DEFAULT_MAX_READ_BYTES, type NodeFileSystemOptions } from "./node-file-system.js";
 export { bashShell, type BashShell, type BashShellOptions } from "./bash-shell.js";
+export { boundedOutput, type OutputBuffer } from "./output-buffer.js";
 export { jsonSessionStore, type JsonSessionStoreOptions } from "./json-session-store.js";
 export { currentOwner, ownerAlive, type LockOwner } from "./process-identity.js";
 export { loadDiskSkillCatalogue } from "./disk-skill-catalogue.js";

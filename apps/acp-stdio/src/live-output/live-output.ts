@@ -8,7 +8,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { ToolCallView } from "@mm/core";
 import { terminalOutputUpdate } from "../translate/terminal.js";
 import { textContent } from "../translate/tool-call.js";
-import { cappedText, type CappedText } from "./capped-text.js";
+import { boundedOutput, type OutputBuffer } from "@mm/node";
 
 /** Time for the throttle: a clock, and a way to run something later (returning how to cancel it). */
 export type LiveClock = {
@@ -49,8 +49,8 @@ const systemLiveClock: LiveClock = {
 type CallState = {
   readonly call: ToolCallView;
   readonly asTerminal: boolean;
-  /** A terminal's text not sent yet; otherwise all the output so far (capped). */
-  readonly text: CappedText;
+  /** A terminal's text not sent yet; otherwise all the output so far (capped like the final output). */
+  text: OutputBuffer;
   unsent: boolean;
   lastSentAt: number | undefined;
   cancelTimer: (() => void) | undefined;
@@ -69,7 +69,7 @@ export const liveOutput = (options: LiveOutputOptions): LiveOutput => {
     state.lastSentAt = clock.now();
     if (state.asTerminal) {
       const data = state.text.text();
-      state.text.clear();
+      state.text = boundedOutput(options.maxBytes);
       options.send(terminalOutputUpdate(state.call, data));
       return;
     }
@@ -82,7 +82,7 @@ export const liveOutput = (options: LiveOutputOptions): LiveOutput => {
     const state: CallState = {
       call,
       asTerminal: options.terminal && call.streamsOutput === true,
-      text: cappedText(options.maxBytes),
+      text: boundedOutput(options.maxBytes),
       unsent: false,
       lastSentAt: undefined,
       cancelTimer: undefined,
@@ -95,7 +95,7 @@ export const liveOutput = (options: LiveOutputOptions): LiveOutput => {
     output: (call, text) => {
       if (text === "") return;
       const state = stateOf(call);
-      state.text.append(text);
+      state.text.push(Buffer.from(text, "utf8"));
       state.unsent = true;
       if (state.cancelTimer !== undefined) return;
       const wait = state.lastSentAt === undefined ? 0 : state.lastSentAt + intervalMs - clock.now();
