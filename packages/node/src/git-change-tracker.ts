@@ -17,18 +17,15 @@
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
-import type { ChangeSnapshot, ChangeTracker, ChangeTrackingError, FileDiff } from "@mm/core";
+import type { ChangeSnapshot, ChangeTracker, ChangeTrackingError } from "@mm/core";
 import type { GitContext } from "./change-tracking/git-runner.js";
 import { keptIndex, type KeptIndex, type Snapshot } from "./change-tracking/kept-index.js";
+import { keptPerCwd, snapshotFinishingOnce } from "./change-tracking/kept-per-cwd.js";
 import { limitsOf, type ChangeTrackingOptions, type TrackingLimits } from "./change-tracking/limits.js";
 import { workTreeFinder, type WorkTree } from "./change-tracking/work-tree.js";
 
 export { findWorkTree, workTreeFinder, type WorkTree } from "./change-tracking/work-tree.js";
 
-/** Cwds whose index and watches are kept; the least recently used beyond this is dropped. */
-const KEPT_CWDS = 4;
-
-const failed = (reason: string): ChangeTrackingError => ({ kind: "failed", reason });
 const unavailable = (reason: string): ChangeTrackingError => ({ kind: "unavailable", reason });
 
 const indexEntryCount = async (index: string): Promise<number | undefined> => {
@@ -71,41 +68,12 @@ export const gitSnapshotter = (options: GitSnapshotterOptions = {}): GitSnapshot
     tempDir: options.tempDir ?? tmpdir(),
   };
   const refused = new Map<string, string>();
-  const kept = new Map<string, KeptIndex>();
-
-  const forget = (cwd: string): void => {
-    kept.get(cwd)?.close();
-    kept.delete(cwd);
-  };
-  const keptFor = (tree: WorkTree): KeptIndex => {
-    const known = kept.get(tree.cwd);
-    kept.delete(tree.cwd);
-    if (known !== undefined && sameTree(known.tree, tree)) {
-      kept.set(tree.cwd, known);
-      return known;
-    }
-    known?.close();
-    const made = keptIndex(git, tree, { watch: options.watch ?? true });
-    kept.set(tree.cwd, made);
-    for (const [cwd, old] of kept) {
-      if (kept.size <= KEPT_CWDS) break;
-      old.close();
-      kept.delete(cwd);
-    }
-    return made;
-  };
-
-  const snapshotOf = (index: KeptIndex, before: Snapshot): ChangeSnapshot => {
-    let finished = false;
-    const finish = async (): Promise<Result<readonly FileDiff[], ChangeTrackingError>> => {
-      if (finished) return err(failed("this snapshot is already finished"));
-      finished = true;
-      const diffs = await index.changesSince(before);
-      if (diffs.isErr()) forget(index.tree.cwd);
-      return diffs.mapErr((failure) => failed(failure.message));
-    };
-    return { finish: () => new ResultAsync(finish().catch((error: unknown) => err(failed(String(error))))) };
-  };
+  const kept = keptPerCwd<KeptIndex>();
+  const forget = kept.forget;
+  const keptFor = (tree: WorkTree): KeptIndex =>
+    kept.get(tree.cwd, () => keptIndex(git, tree, { watch: options.watch ?? true }), (known) => sameTree(known.tree, tree));
+  const snapshotOf = (index: KeptIndex, before: Snapshot): ChangeSnapshot =>
+    snapshotFinishingOnce(() => index.changesSince(before), () => forget(index.tree.cwd), (failure) => failure.message);
 
   const begin = async (tree: WorkTree): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
     const known = refused.get(tree.cwd);

@@ -11,15 +11,12 @@
  * (a few cwds at most, each within `maxSnapshotBytes`).
  */
 import { err, ok, ResultAsync, type Result } from "neverthrow";
-import type { ChangeSnapshot, ChangeTracker, ChangeTrackingError, FileDiff } from "@mm/core";
+import type { ChangeSnapshot, ChangeTracker, ChangeTrackingError } from "@mm/core";
 import { sizeText } from "./change-tracking/file-diffs.js";
+import { keptPerCwd, snapshotFinishingOnce } from "./change-tracking/kept-per-cwd.js";
 import { keptScan, type KeptScan, type ScanRefusal, type ScanState } from "./change-tracking/kept-scan.js";
 import { limitsOf, type ChangeTrackingOptions, type TrackingLimits } from "./change-tracking/limits.js";
 
-/** Cwds whose state and watches are kept; the least recently used beyond this is dropped. */
-const KEPT_CWDS = 4;
-
-const failed = (reason: string): ChangeTrackingError => ({ kind: "failed", reason });
 const unavailable = (reason: string): ChangeTrackingError => ({ kind: "unavailable", reason });
 
 const refusal = (cwd: string, outcome: ScanRefusal, limits: TrackingLimits): string => {
@@ -56,35 +53,11 @@ export type ScanTrackerOptions = ChangeTrackingOptions & {
 export const scanChangeTracker = (options: ScanTrackerOptions = {}): ScanTracker => {
   const limits = limitsOf(options);
   const refused = new Map<string, string>();
-  const kept = new Map<string, KeptScan>();
-
-  const forget = (cwd: string): void => {
-    kept.get(cwd)?.close();
-    kept.delete(cwd);
-  };
-  const keptFor = (cwd: string): KeptScan => {
-    const known = kept.get(cwd) ?? keptScan(cwd, limits, { watch: options.watch ?? true });
-    kept.delete(cwd);
-    kept.set(cwd, known);
-    for (const [old, scan] of kept) {
-      if (kept.size <= KEPT_CWDS) break;
-      scan.close();
-      kept.delete(old);
-    }
-    return known;
-  };
-
-  const snapshotOf = (scan: KeptScan, before: ScanState): ChangeSnapshot => {
-    let finished = false;
-    const finish = async (): Promise<Result<readonly FileDiff[], ChangeTrackingError>> => {
-      if (finished) return err(failed("this snapshot is already finished"));
-      finished = true;
-      const diffs = await scan.changesSince(before);
-      if (diffs.isErr()) forget(scan.cwd);
-      return diffs.mapErr((outcome) => failed(finishFailure(scan.cwd, outcome, limits)));
-    };
-    return { finish: () => new ResultAsync(finish().catch((error: unknown) => err(failed(String(error))))) };
-  };
+  const kept = keptPerCwd<KeptScan>();
+  const forget = kept.forget;
+  const keptFor = (cwd: string): KeptScan => kept.get(cwd, () => keptScan(cwd, limits, { watch: options.watch ?? true }));
+  const snapshotOf = (scan: KeptScan, before: ScanState): ChangeSnapshot =>
+    snapshotFinishingOnce(() => scan.changesSince(before), () => forget(scan.cwd), (outcome) => finishFailure(scan.cwd, outcome, limits));
 
   const begin = async (cwd: string): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
     const known = refused.get(cwd);
