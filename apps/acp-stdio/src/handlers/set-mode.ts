@@ -1,15 +1,15 @@
 /** `session/set_mode` ("full" surface): the permission mode, for clients that use modes; announced both ways. */
 import type * as acp from "@agentclientprotocol/sdk";
-import { isPermissionMode, PERMISSION_MODES } from "@mm/core";
+import { isPermissionMode } from "@mm/core";
 import type { AppState } from "../app-state.js";
 import { choicesOf } from "../session-settings.js";
-import { configOptionsOf } from "../translate/session-config.js";
+import { configOptionsOf, modeRefusal } from "../translate/session-config.js";
 import { invalidSessionParams } from "../wire/errors.js";
 
 export const setMode = async (app: AppState, params: acp.SetSessionModeRequest): Promise<acp.SetSessionModeResponse> => {
   const { sessionId, modeId } = params;
   if (app.agent.session(sessionId) === undefined) throw invalidSessionParams(sessionId, "unknown session");
-  if (!isPermissionMode(modeId)) throw invalidSessionParams(sessionId, `unknown mode ${JSON.stringify(modeId)}: the modes are ${PERMISSION_MODES.map((m) => m.id).join(", ")}`);
+  if (!isPermissionMode(modeId)) throw invalidSessionParams(sessionId, modeRefusal(modeId));
   const changed = await app.agent.changeSettings(sessionId, { mode: modeId });
   if (changed.isErr()) throw invalidSessionParams(sessionId, "unknown session");
   app.notify(sessionId, { sessionUpdate: "current_mode_update", currentModeId: modeId });

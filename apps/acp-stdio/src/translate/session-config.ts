@@ -4,7 +4,7 @@
  * `SessionModeState` for clients that use `session/set_mode`.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import { PERMISSION_MODES, type PermissionMode } from "@mm/core";
+import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "@mm/core";
 
 export const MODEL_OPTION_ID = "model";
 export const MODE_OPTION_ID = "mode";
@@ -49,13 +49,16 @@ export const modeStateOf = (mode: PermissionMode): acp.SessionModeState => ({
   availableModes: PERMISSION_MODES.map((m) => ({ id: m.id, name: m.name, description: m.description })),
 });
 
+/** Why `value` is no permission mode, naming the modes. */
+export const modeRefusal = (value: unknown): string => `unknown mode ${JSON.stringify(value)}: the modes are ${PERMISSION_MODES.map((m) => m.id).join(", ")}`;
+
 /** Whether `value` may be set for option `configId`: undefined when it may, else why not. */
 export const refusalOf = (choices: SessionChoices, configId: string, value: unknown): string | undefined => {
   if (configId === MODEL_OPTION_ID) {
     return typeof value === "string" && modelIds(choices).includes(value) ? undefined : `unknown model ${JSON.stringify(value)}: the models are ${modelIds(choices).join(", ")}`;
   }
   if (configId === MODE_OPTION_ID) {
-    return PERMISSION_MODES.some((m) => m.id === value) ? undefined : `unknown mode ${JSON.stringify(value)}: the modes are ${PERMISSION_MODES.map((m) => m.id).join(", ")}`;
+    return isPermissionMode(value) ? undefined : modeRefusal(value);
   }
   return `unknown config option ${JSON.stringify(configId)}: the options are ${MODEL_OPTION_ID}, ${MODE_OPTION_ID}`;
 };
