@@ -84,3 +84,9 @@ export type AgentState = {
 export const cancelLive = (live: LiveSession): void => {
   for (const controller of live.inFlight) controller.abort();
 };
+
+/** Cancels what `live` runs and drops it from the agent. */
+export const forgetLive = (state: AgentState, live: LiveSession): void => {
+  cancelLive(live);
+  state.sessions.delete(live.session.id);
+};

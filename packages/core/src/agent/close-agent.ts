@@ -9,10 +9,11 @@ export const closeAgent = async (state: AgentState): Promise<void> => {
   const sessions = [...state.sessions.values()];
   state.sessions.clear();
   if (store === undefined) return;
-  await Promise.all(
-    sessions.map(async ({ session: { id, cwd } }) => {
-      const released = await store.release(cwd, id);
-      if (released.isErr()) state.log(`session ${id}: could not tidy up: ${describeStoreError(released.error)}`);
-    }),
-  );
+  await Promise.all(sessions.map(({ session: { id, cwd } }) => releaseStored(state, cwd, id)));
+};
+
+/** Lets the store release a session (tidy on disk, free for other processes); a problem is logged. */
+export const releaseStored = async (state: AgentState, cwd: string, id: string): Promise<void> => {
+  const released = await state.deps.store?.release(cwd, id);
+  if (released?.isErr() === true) state.log(`session ${id}: could not tidy up: ${describeStoreError(released.error)}`);
 };

@@ -14,8 +14,8 @@ import { createTurnQueue } from "../session/turn-queue.js";
 import { builtinTools } from "../tools/builtin-tools.js";
 import type { Emit } from "../turn/events.js";
 import { estimateTokens } from "../turn/token-estimate.js";
-import { cancelLive, type AgentDeps, type AgentSettings, type AgentState, type LiveSession } from "./agent-state.js";
-import { closeAgent } from "./close-agent.js";
+import { cancelLive, forgetLive, type AgentDeps, type AgentSettings, type AgentState, type LiveSession } from "./agent-state.js";
+import { closeAgent, releaseStored } from "./close-agent.js";
 import { DEFAULT_AGENT_SETTINGS } from "./default-settings.js";
 import { loadSession, type LoadError } from "./load-session.js";
 import { promptSession, type PromptResult, type SessionRefused } from "./prompt-session.js";
@@ -174,22 +174,17 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
     closeSession: (id) => {
       const live = find(id);
       if (live === undefined) return false;
-      cancelLive(live);
-      state.sessions.delete(id);
+      forgetLive(state, live);
       state.log(`session ${id}: closed`);
       // Once its cancelled turn has ended, the session is left tidy on disk and free for other processes.
-      const store = deps.store;
-      if (store !== undefined) void state.queue.idle().then(() => store.release(live.session.cwd, id));
+      void state.queue.idle().then(() => releaseStored(state, live.session.cwd, id));
       return true;
     },
     listSessions: (cwd) => (deps.store === undefined ? errAsync(DISABLED) : deps.store.list(cwd)),
     removeSession: (cwd, id) => {
       if (deps.store === undefined) return errAsync(DISABLED);
       const live = find(id);
-      if (live !== undefined) {
-        cancelLive(live);
-        state.sessions.delete(id);
-      }
+      if (live !== undefined) forgetLive(state, live);
       return deps.store.remove(cwd, id);
     },
     close: () => closeAgent(state),
