@@ -35,14 +35,22 @@ const NETWORK_CODES: Readonly<Record<string, string>> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
 };
 
-/**
- * Whether `error` is Node's fetch refusing the URL's port outright ("bad port": the ports browsers
- * block, such as 6000): no retry can help.
- */
-export const isBadPort = (error: unknown): boolean => {
+/** `error` and the chain of its causes, each once. */
+function* causesOf(error: unknown): Generator<Error> {
   const seen = new Set<unknown>();
   for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
     seen.add(current);
+    yield current;
+  }
+}
+
+/**
+ * Whether `error` is Node's fetch refusing the URL's port outright ("bad port": the ports browsers
+ * block, such as 6000): no retry can help. Model requests go out on node:http, which has no such
+ * list: only an embedder's own `fetch` (AiSdkModelOptions.fetch) meets this.
+ */
+export const isBadPort = (error: unknown): boolean => {
+  for (const current of causesOf(error)) {
     if (/\bbad port\b/i.test(current.message)) return true;
     const last = (current as Failure).lastError;
     if (last !== undefined && last !== current && isBadPort(last)) return true;
@@ -139,18 +147,14 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
 
 /** Why the connection failed, "mid-stream" when a started response broke, undefined when not a network error. */
 const networkReason = (error: Failure): string | undefined => {
-  let current: unknown = error;
   let deepest: Error = error;
   let fetchFailed = false;
-  const seen = new Set<unknown>();
-  while (current instanceof Error && !seen.has(current)) {
-    seen.add(current);
+  for (const current of causesOf(error)) {
     deepest = current;
     const code = (current as Failure).code;
     if (typeof code === "string" && NETWORK_CODES[code]) return NETWORK_CODES[code];
     if (code === "UND_ERR_SOCKET" || current.message === "terminated") return "mid-stream";
     if (/^(fetch failed|failed to fetch|cannot connect to api)/i.test(current.message)) fetchFailed = true;
-    current = current.cause;
   }
   return fetchFailed ? oneLine(deepest.message) : undefined;
 };
