@@ -25,6 +25,7 @@ import { listDirectories } from "./list-directories.js";
 import { gitEnvironment, runGit, type GitFailure } from "./run-git.js";
 import { treeWatcher, watchBudget, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
 import { exists, type WorkTree } from "./work-tree.js";
+import { lstatOrUndefined, serialQueue } from "./step-helpers.js";
 
 /** Past this many changed paths, one `git add` of the whole cwd is cheaper than naming them. */
 const MAX_NAMED_PATHS = 1000;
@@ -58,14 +59,6 @@ const stampOf = (path: string): string => {
   }
 };
 
-const lstatOrUndefined = (path: string) => {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-};
-
 const isIgnoreFile = (path: string): boolean => path === ".gitignore" || path.endsWith("/.gitignore");
 /** The repository's own directory is never staged (git refuses it); what happens in it is not a file change. */
 const isGitDirectory = (path: string): boolean => path === ".git" || path.endsWith("/.git");
@@ -83,13 +76,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
   let user: { readonly stamp: string; readonly ignoredTracked: string } | undefined;
   let excludes: { readonly files: readonly string[]; stamp: string } | undefined;
   let cat: CatFile | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const locked = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = queue.then(work, work);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  const locked = serialQueue();
   const pathspec = (path: string): string => (path === "" ? (tree.prefix === "" ? "." : tree.prefix) : `${tree.prefix}${path}`);
   const treePath = (path: string): string => (path === "" ? tree.prefix.replace(/\/$/, "") : `${tree.prefix}${path}`);
   const stopWatching = (): void => {

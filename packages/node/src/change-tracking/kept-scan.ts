@@ -5,7 +5,6 @@
  * for (too many events, a watch refused, the cwd replaced) makes the step a full scan, as before.
  * The kept content stays in memory between calls, within the same `maxSnapshotBytes`.
  */
-import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff } from "@mm/core";
@@ -14,6 +13,7 @@ import { listDirectories } from "./list-directories.js";
 import { compareScans } from "./scan-compare.js";
 import { scanFile, scanTree, SKIPPED_DIRECTORIES, type ScanLimits, type ScannedEntry, type ScanOutcome } from "./scan-tree.js";
 import { treeWatcher, watchBudget, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
+import { lstatOrUndefined, serialQueue } from "./step-helpers.js";
 
 /** Past this many changed paths, one full scan is as cheap as looking at each. */
 const MAX_NAMED_PATHS = 1000;
@@ -37,14 +37,6 @@ export type KeptScan = {
 
 type Touched = { readonly kind: "paths"; readonly paths: readonly string[] } | { readonly kind: "all" };
 
-const lstatOrUndefined = (path: string) => {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-};
-
 const within = (dir: string, path: string): boolean => path === dir || path.startsWith(`${dir}/`);
 /** A path the scan never records: under a directory it does not enter. */
 const skipped = (path: string): boolean => path.split("/").some((part) => SKIPPED_DIRECTORIES.has(part));
@@ -57,12 +49,7 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
   let step = 0;
   const maxWatched = watchBudget(MAX_WATCHED_DIRECTORIES);
   let watcher: TreeWatcher | undefined = options.watch ? treeWatcher(cwd, { maxDirectories: maxWatched }) : undefined;
-  let queue: Promise<unknown> = Promise.resolve();
-  const locked = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = queue.then(work, work);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  const locked = serialQueue();
   const scanLimits = (timeoutMs: number): ScanLimits => ({
     maxFiles: limits.maxFiles,
     maxFileBytes: limits.maxFileBytes,

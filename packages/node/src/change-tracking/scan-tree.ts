@@ -4,6 +4,7 @@
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import { nextTurn } from "./step-helpers.js";
 
 /** Directory names never entered: repositories' own data and installed dependencies. */
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([".git", ".hg", ".svn", "node_modules"]);
@@ -74,7 +75,6 @@ export const scanFile = (path: string, limits: ScanLimits, contentBytes: number)
   return content === undefined ? { kind: "file", size, stamp, touchedMs } : { kind: "file", size, stamp, touchedMs, content };
 };
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Walks `root` (relative paths in the result), or only its subdirectory `from`. Synchronous calls,

@@ -6,6 +6,7 @@
  */
 import { readFileSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, join } from "node:path";
+import { nextTurn } from "./step-helpers.js";
 
 export type TakenChanges = {
   /** Paths relative to the root that saw an event (a file or directory, which may no longer exist). */
@@ -65,7 +66,6 @@ export const watchBudget = (max: number): number => {
   }
 };
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const within = (dir: string, path: string): boolean => dir === "" || path === dir || path.startsWith(`${dir}/`);
 
