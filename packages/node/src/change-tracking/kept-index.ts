@@ -12,8 +12,7 @@
  * removed at its end, the file given back its own mtime (git's racy-entry check compares with it).
  */
 import { createHash } from "node:crypto";
-import { closeSync, copyFileSync, fstatSync, lstatSync, mkdtempSync, openSync, readSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
+import { closeSync, copyFileSync, fstatSync, mkdtempSync, openSync, readSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff } from "@mm/core";
@@ -22,9 +21,10 @@ import { gitFileDiffs } from "./git-file-diffs.js";
 import { gitSteps, type GitContext, type GitSteps } from "./git-runner.js";
 import { entryOffsets, indexDifferences, SIZE_AT, trackedPaths } from "./index-entries.js";
 import { listDirectories } from "./list-directories.js";
-import { gitEnvironment, runGit, type GitFailure } from "./run-git.js";
+import { ignoreRules } from "./ignore-rules.js";
+import { gitEnvironment, type GitFailure } from "./run-git.js";
 import { treeWatcher, watchBudget, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
-import { exists, type WorkTree } from "./work-tree.js";
+import type { WorkTree } from "./work-tree.js";
 import { lstatOrUndefined, serialQueue } from "./step-helpers.js";
 
 /** Past this many changed paths, one `git add` of the whole cwd is cheaper than naming them. */
@@ -50,15 +50,6 @@ type Touched = { readonly kind: "none" } | { readonly kind: "paths"; readonly pa
 
 type IndexBytes = { readonly bytes: Buffer; readonly atime: Date; readonly mtime: Date };
 
-const stampOf = (path: string): string => {
-  try {
-    const info = lstatSync(path, { bigint: true });
-    return `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
-  } catch {
-    return "absent";
-  }
-};
-
 const isIgnoreFile = (path: string): boolean => path === ".gitignore" || path.endsWith("/.gitignore");
 /** The repository's own directory is never staged (git refuses it); what happens in it is not a file change. */
 const isGitDirectory = (path: string): boolean => path === ".git" || path.endsWith("/.git");
@@ -73,8 +64,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
   let watcher: TreeWatcher | undefined = options.watch ? treeWatcher(tree.cwd, { maxDirectories: maxWatched }) : undefined;
   /** Repositories of their own under the cwd (cwd-relative): named to every `git add`, not watched. */
   let repositories = new Set<string>();
-  let user: { readonly stamp: string; readonly ignoredTracked: string } | undefined;
-  let excludes: { readonly files: readonly string[]; stamp: string } | undefined;
+  const rules = ignoreRules(git, tree);
   let cat: CatFile | undefined;
   const locked = serialQueue();
   const pathspec = (path: string): string => (path === "" ? (tree.prefix === "" ? "." : tree.prefix) : `${tree.prefix}${path}`);
@@ -160,68 +150,19 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     }
   };
 
-  /** Tracked files the excludes would ignore, as git lists them from the user's index. */
-  const userIgnoredTracked = async (timeoutMs: number): Promise<Result<string, GitFailure>> => {
-    if (!(await exists(tree.index))) return ok("");
-    const listed = await runGit({
-      git: git.path,
-      args: ["ls-files", "-z", "-c", "-i", "--exclude-standard"],
-      cwd: tree.top,
-      env: gitEnvironment(git.env, tree.index),
-      timeoutMs,
-    });
-    return listed.map((out) => out.toString("utf8"));
-  };
-
   /** Starts again from the user's index when its tracked-but-ignored files changed since the last look. */
-  const followUserIndex = async (timeoutMs: number): Promise<Result<void, GitFailure>> => {
-    const stamp = stampOf(tree.index);
-    if (user?.stamp === stamp) return ok(undefined);
-    const listed = await userIgnoredTracked(timeoutMs);
-    if (listed.isErr()) return err(listed.error);
-    if (user !== undefined && user.ignoredTracked !== listed.value) {
+  const followUserIndex = async (timeoutMs: number): Promise<Result<void, GitFailure>> =>
+    (await rules.userIndexChanged(timeoutMs)).map((changed) => {
+      if (!changed) return;
       index = undefined;
       inStep = false;
-    }
-    user = { stamp, ignoredTracked: listed.value };
-    return ok(undefined);
-  };
-
-  const excludeStamp = (files: readonly string[]): string => files.map(stampOf).join("|");
-
-  /** Whether an exclude file outside the work tree changed since the last full step. */
-  const excludesMoved = (): boolean => excludes === undefined || excludeStamp(excludes.files) !== excludes.stamp;
-
-  const recordExcludes = async (steps: GitSteps): Promise<void> => {
-    if (excludes === undefined) {
-      const configured = await steps.run(["config", "-z", "--path", "--get", "core.excludesFile"]);
-      const xdg = git.env.XDG_CONFIG_HOME ?? join(git.env.HOME ?? homedir(), ".config");
-      const global = configured.isOk() ? configured.value.toString("utf8").replace(/\0$/, "") : join(xdg, "git", "ignore");
-      excludes = { files: [tree.exclude, global], stamp: "" };
-    }
-    excludes.stamp = excludeStamp(excludes.files);
-  };
-
-  /** Directories git ignores under these pathspecs (cwd-relative, no trailing slash). */
-  const ignoredDirectories = async (steps: GitSteps, specs: readonly string[]): Promise<Result<Set<string>, GitFailure>> => {
-    const listed = await steps.run(["ls-files", "-z", "-o", "-i", "--directory", "--exclude-standard", "--", ...specs]);
-    return listed.map(
-      (out) =>
-        new Set(
-          out
-            .toString("utf8")
-            .split("\0")
-            .filter((path) => path.endsWith("/") && path.startsWith(tree.prefix))
-            .map((path) => path.slice(tree.prefix.length, -1)),
-        ),
-    );
-  };
+    });
 
   /** Watches every directory of the cwd git can see, then stages the whole cwd. */
   const fullStep = async (steps: GitSteps, reset: ReadonlySet<string> = new Set()): Promise<Result<Touched, GitFailure>> => {
     if (watcher !== undefined) {
-      await recordExcludes(steps);
-      const ignored = await ignoredDirectories(steps, [pathspec("")]);
+      await rules.recordExcludes(steps);
+      const ignored = await rules.ignoredDirectories(steps, [pathspec("")]);
       if (ignored.isErr()) return err(ignored.error);
       const listing = listDirectories(tree.cwd, "", { skip: (relative) => ignored.value.has(relative), repositoriesApart: true, max: maxWatched });
       if (listing.truncated || !watcher.watchOnly(listing.dirs, reset)) stopWatching();
@@ -283,7 +224,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       adds.add(path);
     }
     if (fresh.length > 0) {
-      const ignored = await ignoredDirectories(steps, fresh.map(pathspec));
+      const ignored = await rules.ignoredDirectories(steps, fresh.map(pathspec));
       if (ignored.isErr()) return err(ignored.error);
       for (const dir of fresh.filter((d) => !ignored.value.has(d))) {
         const listing = listDirectories(tree.cwd, dir, { skip: (relative) => ignored.value.has(relative), repositoriesApart: true, max: maxWatched - active.size() });
@@ -341,7 +282,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       !taken.complete ||
       taken.paths.size > MAX_NAMED_PATHS ||
       [...taken.paths].some(isIgnoreFile) ||
-      excludesMoved();
+      rules.excludesMoved();
     if (!gone && !full && taken !== undefined && repositories.size === 0 && [...taken.paths].every((path) => path === "" || isGitDirectory(path))) return ok({ kind: "none" });
     const touched = await onDisk(async (indexFile): Promise<Result<Touched, GitFailure>> => {
       const steps = gitSteps(git, tree.top, indexFile, timeoutMs);

@@ -1,0 +1,85 @@
+/**
+ * What decides which files git ignores under a kept index (kept-index.ts), followed between calls:
+ * the tracked-but-ignored files of the user's index (`git add -f`), the exclude files outside the work
+ * tree (`.git/info/exclude`, the global excludes file), and the directories git ignores.
+ */
+import { lstatSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import type { GitContext, GitSteps } from "./git-runner.js";
+import { gitEnvironment, runGit, type GitFailure } from "./run-git.js";
+import { exists, type WorkTree } from "./work-tree.js";
+
+/** A file's stamp (size, mtime, ctime, inode), or "absent". */
+const stampOf = (path: string): string => {
+  try {
+    const info = lstatSync(path, { bigint: true });
+    return `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
+  } catch {
+    return "absent";
+  }
+};
+
+/** The ignore rules of `tree` as last looked at. */
+export const ignoreRules = (git: GitContext, tree: WorkTree) => {
+  let user: { readonly stamp: string; readonly ignoredTracked: string } | undefined;
+  let excludes: { readonly files: readonly string[]; stamp: string } | undefined;
+
+  /** Tracked files the excludes would ignore, as git lists them from the user's index. */
+  const userIgnoredTracked = async (timeoutMs: number): Promise<Result<string, GitFailure>> => {
+    if (!(await exists(tree.index))) return ok("");
+    const listed = await runGit({
+      git: git.path,
+      args: ["ls-files", "-z", "-c", "-i", "--exclude-standard"],
+      cwd: tree.top,
+      env: gitEnvironment(git.env, tree.index),
+      timeoutMs,
+    });
+    return listed.map((out) => out.toString("utf8"));
+  };
+
+  /** Whether the user's index's tracked-but-ignored files changed since the last look (the first look: no). */
+  const userIndexChanged = async (timeoutMs: number): Promise<Result<boolean, GitFailure>> => {
+    const stamp = stampOf(tree.index);
+    if (user?.stamp === stamp) return ok(false);
+    const listed = await userIgnoredTracked(timeoutMs);
+    if (listed.isErr()) return err(listed.error);
+    const changed = user !== undefined && user.ignoredTracked !== listed.value;
+    user = { stamp, ignoredTracked: listed.value };
+    return ok(changed);
+  };
+
+  const excludeStamp = (files: readonly string[]): string => files.map(stampOf).join("|");
+
+  /** Whether an exclude file outside the work tree changed since the last full step. */
+  const excludesMoved = (): boolean => excludes === undefined || excludeStamp(excludes.files) !== excludes.stamp;
+
+  /** Notes the exclude files as they are now (at a full step). */
+  const recordExcludes = async (steps: GitSteps): Promise<void> => {
+    if (excludes === undefined) {
+      const configured = await steps.run(["config", "-z", "--path", "--get", "core.excludesFile"]);
+      const xdg = git.env.XDG_CONFIG_HOME ?? join(git.env.HOME ?? homedir(), ".config");
+      const global = configured.isOk() ? configured.value.toString("utf8").replace(/\0$/, "") : join(xdg, "git", "ignore");
+      excludes = { files: [tree.exclude, global], stamp: "" };
+    }
+    excludes.stamp = excludeStamp(excludes.files);
+  };
+
+  /** Directories git ignores under these pathspecs (cwd-relative, no trailing slash). */
+  const ignoredDirectories = async (steps: GitSteps, specs: readonly string[]): Promise<Result<Set<string>, GitFailure>> => {
+    const listed = await steps.run(["ls-files", "-z", "-o", "-i", "--directory", "--exclude-standard", "--", ...specs]);
+    return listed.map(
+      (out) =>
+        new Set(
+          out
+            .toString("utf8")
+            .split("\0")
+            .filter((path) => path.endsWith("/") && path.startsWith(tree.prefix))
+            .map((path) => path.slice(tree.prefix.length, -1)),
+        ),
+    );
+  };
+
+  return { userIndexChanged, excludesMoved, recordExcludes, ignoredDirectories };
+};
