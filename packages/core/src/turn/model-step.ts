@@ -29,9 +29,10 @@ export const runModelStep = async (
   const { signal } = request;
   let text = "";
   const reasoning: ReasoningPart[] = [];
+  /** The part a delta of `item` goes to: that item's; without an item, the last part when it has none either. */
   const partOf = (item: string | undefined): number => {
-    const at = reasoning.findIndex((p) => p.item === item);
-    if (at !== -1 && (item !== undefined || at === reasoning.length - 1)) return at;
+    const at = item !== undefined ? reasoning.findIndex((p) => p.item === item) : reasoning.at(-1)?.item === undefined ? reasoning.length - 1 : -1;
+    if (at !== -1) return at;
     reasoning.push(item !== undefined ? { text: "", item } : { text: "" });
     return reasoning.length - 1;
   };
