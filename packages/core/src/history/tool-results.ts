@@ -13,10 +13,14 @@ const placeholder = (callId: string, toolName: string): ToolResultMessage => ({ 
  * that follow its assistant message. The same array when nothing is missing.
  */
 export const withAllToolResults = (messages: readonly Message[]): readonly Message[] => {
-  const answered = new Set(messages.flatMap((m) => (m.role === "tool" ? [m.callId] : [])));
+  // Every step sends the whole history through here: the common case (nothing missing) is one pass
+  // that allocates only the set of answered ids.
+  const answered = new Set<string>();
+  for (const m of messages) if (m.role === "tool") answered.add(m.callId);
   const missing = (m: Message): readonly ToolResultMessage[] =>
     m.role === "assistant" ? m.toolCalls.filter((c) => !answered.has(c.id)).map((c) => placeholder(c.id, c.name)) : [];
-  if (!messages.some((m) => missing(m).length > 0)) return messages;
+  const lacksResult = (m: Message): boolean => m.role === "assistant" && m.toolCalls.some((c) => !answered.has(c.id));
+  if (!messages.some(lacksResult)) return messages;
   /** Placeholders due after index `i`: those of the assistant message that the results from `i` on answer. */
   const dueAfter = (i: number): readonly ToolResultMessage[] => {
     const next = messages[i + 1];

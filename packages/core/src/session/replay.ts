@@ -3,7 +3,7 @@ import * as O from "fp-ts/lib/Option.js";
 import * as RA from "fp-ts/lib/ReadonlyArray.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { conversationOf, type History, type ImageData, type Message, type ToolCall, type ToolResultMessage } from "../history/message.js";
-import type { PlanEntry, ToolOutcome, ToolPlace } from "../tools/tool.js";
+import type { PlanEntry, PreparedCall, ToolOutcome, ToolPlace } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import { bareView, type ToolCallView } from "../turn/tool-call-view.js";
 
@@ -21,25 +21,25 @@ export type ReplayItem =
       readonly result: ToolOutcome | undefined;
     };
 
+/** The call's input checked by its tool, once: what its view and its plan come from (none when it does not check). */
+const preparedOf = (call: ToolCall, toolbox: Toolbox): O.Option<PreparedCall> =>
+  pipe(
+    O.fromNullable(toolbox.byName.get(call.name)),
+    O.chain((tool) => tool.prepare(call.input).match(O.some, () => O.none)),
+  );
+
 /** The call as the live tool showed it: title and files from its input (the bare view when it does not check). */
-const viewOf = (call: ToolCall, result: ToolResultMessage | undefined, toolbox: Toolbox, place: ToolPlace): ToolCallView => {
+const viewOf = (call: ToolCall, prepared: O.Option<PreparedCall>, result: ToolResultMessage | undefined, toolbox: Toolbox, place: ToolPlace): ToolCallView => {
   const base = bareView(call, toolbox);
   const diffs = result?.diffs ?? [];
   const shown = pipe(
-    O.fromNullable(toolbox.byName.get(call.name)),
-    O.chain((tool) => tool.prepare(call.input).match(O.some, () => O.none)),
+    prepared,
     O.match(
       () => ({ title: base.title, locations: [] as readonly string[] }),
-      (prepared) => ({ title: prepared.title, locations: prepared.locations(place) }),
+      (p) => ({ title: p.title, locations: p.locations(place) }),
     ),
   );
   return { ...base, title: shown.title, locations: [...new Set([...shown.locations, ...diffs.map((d) => d.path)])], diffs };
-};
-
-/** The task list a plan tool's call set, if the call is one. */
-const planOf = (call: ToolCall, toolbox: Toolbox): readonly PlanEntry[] | undefined => {
-  const prepared = toolbox.byName.get(call.name)?.prepare(call.input);
-  return prepared?.isOk() ? prepared.value.plan : undefined;
 };
 
 const itemsOf =
@@ -55,15 +55,16 @@ const itemsOf =
           ...(message.text !== "" ? [{ type: "agent", text: message.text } as const] : []),
           ...message.toolCalls.flatMap((call): ReplayItem[] => {
             const result = results.get(call.id);
+            const prepared = preparedOf(call, toolbox);
             const tool: ReplayItem = {
               type: "tool",
-              call: viewOf(call, result, toolbox, place),
+              call: viewOf(call, prepared, result, toolbox, place),
               result:
                 result === undefined
                   ? undefined
                   : { status: result.status, output: result.output, diffs: result.diffs ?? [], ...(result.images !== undefined ? { images: result.images } : {}) },
             };
-            const plan = result?.status === "completed" ? planOf(call, toolbox) : undefined;
+            const plan = result?.status === "completed" ? pipe(prepared, O.chain((p) => O.fromNullable(p.plan)), O.toUndefined) : undefined;
             return plan === undefined ? [tool] : [tool, { type: "plan", entries: plan }];
           }),
         ];
