@@ -7,7 +7,8 @@
 // schema's initializer in zod's own `z.lazy(() => …)`: the schema is built when it first parses
 // something, with the same result and the same issues (z.lazy is zod's documented way to defer a
 // schema; `.and`, `.optional()`, `.catch` and the rest work on it). A start-up then builds the
-// `initialize` request's six schemas, not two hundred.
+// `initialize` request's six schemas, not two hundred. Each `z.lazy` is marked pure: the bundle leaves out
+// the schemas nothing it keeps refers to (191 → 122 in mm's bundle; each costs ~10 µs to construct).
 //
 // The files are parsed with TypeScript's parser (a devDependency of the workspace). The build fails
 // if a file yields no schema to wrap: an SDK whose layout changed must be looked at, not skipped.
@@ -31,7 +32,7 @@ export const lazyTopLevelSchemas = async (source, path) => {
   if (spans.length === 0) throw new Error(`lazy-schemas: no top-level zod schema found in ${path}`);
   if (!/^import \* as z from "zod(\/v4)?";$/m.test(source)) throw new Error(`lazy-schemas: ${path} does not import zod as z`);
   let out = source;
-  for (const [start, end] of spans.reverse()) out = `${out.slice(0, start)}z.lazy(() => ${out.slice(start, end)})${out.slice(end)}`;
+  for (const [start, end] of spans.reverse()) out = `${out.slice(0, start)}/* @__PURE__ */ z.lazy(() => ${out.slice(start, end)})${out.slice(end)}`;
   return { contents: out, count: spans.length };
 };
 
