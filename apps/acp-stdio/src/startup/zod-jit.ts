@@ -14,7 +14,10 @@ export const jitlessUntilFirstAnswer = (): (() => void) => {
   const settings = config();
   if (settings.jitless !== undefined) return () => undefined;
   settings.jitless = true;
+  let restored = false;
   return () => {
-    if (settings.jitless === true) delete settings.jitless;
+    if (restored) return;
+    restored = true;
+    delete settings.jitless;
   };
 };
