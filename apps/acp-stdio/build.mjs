@@ -22,7 +22,8 @@
 //
 // In the bundle, `node:crypto`, `node:child_process`, `node:fs/promises`, `node:os`, `node:http(s)`,
 // `node:zlib`, `node:stream` and `node:readline` are loaded on first use, not at start-up; the ACP SDK's zod schemas are built on first use (build-plugins/
-// lazy-schemas.mjs); whitespace is minified (names are kept: a stack trace still names its functions).
+// lazy-schemas.mjs); fp-ts comes from its ES module build, tree-shaken (build-plugins/fp-ts-es-modules.mjs);
+// whitespace is minified (names are kept: a stack trace still names its functions).
 //
 // Measured (apps/acp-stdio/bench, spawn → `initialize`, 2 cores, Node 20): the former ESM bundle with
 // code splitting 2.9–3.3× a bare node process; this CommonJS bundle without the cache 2.6×, with it
@@ -40,6 +41,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { commonOptions, startupOptions } from "./build-plugins/bundle-options.mjs";
+import { fpTsEsModules } from "./build-plugins/fp-ts-es-modules.mjs";
 import { lazySchemas } from "./build-plugins/lazy-schemas.mjs";
 import { warmCacheRun } from "./build-plugins/warm-cache-run.mjs";
 import { thirdPartyNotices } from "./third-party-notices.mjs";
@@ -177,6 +179,7 @@ replaceFile(join(cjsDir, providerCache), (temp) =>
 const agentBuild = checkNoAiSdk(
   await bundleWith({ entryPoints: [join(here, "src/main.ts")], outfile: join(cjsDir, "mm-acp.cjs"), metafile: true, ...startupOptions }, [
     lazySchemas,
+    fpTsEsModules,
     lazyFile("mcp-client", "@modelcontextprotocol/client", `require("../../bin/load-bundle.cjs").loadFile(require("node:path").join(__dirname, ${JSON.stringify(mcpClient)}))`),
     providerFile(
       `require("../../bin/load-bundle.cjs").loadProvider(require("node:path").join(__dirname, ${JSON.stringify(provider)}), require("node:path").join(__dirname, ${JSON.stringify(providerCache)}))`,

@@ -15,7 +15,9 @@ const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("
 const { homedir } = require("node:os");
 const { basename, dirname, isAbsolute, join } = require("node:path");
 const { Script } = require("node:vm");
-const { createRequire } = require("node:module");
+// Module.createRequire from this module's own constructor: requiring the public `node:module` costs
+// about 0.15 ms of start-up more (its source-map and loader-hook parts).
+const { createRequire } = module.constructor;
 
 const DIST = join(__dirname, "..", "dist");
 /** The node a code cache is made by and for. */

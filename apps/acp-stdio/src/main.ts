@@ -26,6 +26,7 @@ import { batchedStdout } from "./startup/batched-stdout.js";
 import { stderrLine } from "./startup/stderr-line.js";
 import { nodeByteSource } from "./startup/stdin-source.js";
 import { warmAfterFirstSession } from "./startup/warm-model.js";
+import { jitlessUntilFirstAnswer } from "./startup/zod-jit.js";
 import { responseWatch } from "./wire/after-response.js";
 import { ndJsonStream } from "./wire/nd-json-stream.js";
 import { rehearsalPrompt, withRehearsals } from "./wire/rehearsal.js";
@@ -82,9 +83,13 @@ const main = async (): Promise<void> => {
     log: (line) => log.warn(`mm: ${line}`),
     ...(log.debug !== undefined ? { debug: log.debug } : {}),
   });
+  // The SDK's schemas for what arrives before the first answer (`initialize`) parse without zod's
+  // compiled parsers, which no code cache keeps (startup/zod-jit.ts).
+  const jitBack = jitlessUntilFirstAnswer();
   const stream = ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), {
     log: log.warn,
     onWritten: (message) => {
+      jitBack();
       watch.written(message);
       warm(message);
     },
