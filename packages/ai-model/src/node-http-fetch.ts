@@ -118,6 +118,8 @@ const bodyStream = (source: Readable, res: IncomingMessage, signal: AbortSignal 
       check();
       signal?.addEventListener("abort", onAbort, { once: true });
       source.on("data", (chunk: Buffer) => {
+        // Chunks already read from the socket still come after a cancel or a failure: dropped.
+        if (done) return;
         received++;
         controller.enqueue(chunk);
         if ((controller.desiredSize ?? 1) <= 0) source.pause();
