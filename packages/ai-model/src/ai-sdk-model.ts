@@ -21,6 +21,7 @@ import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
 import { timedFetch, timedSender, timedStep } from "./timed-fetch.js";
 import { cannedConnection, warmUpFrames, warmUpRequest } from "./warm-up.js";
+import { warmUpSocket } from "./warm-up-socket.js";
 
 /** Options of {@link aiSdkModel}. */
 export type AiSdkModelOptions = {
@@ -244,13 +245,19 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
       const controller = new AbortController();
       warming = controller;
       const frames = warmUpFrames(options.api, options.model);
-      const send = nodeHttpSender({ createConnection: () => cannedConnection(frames) });
+      // The chat path through the keep-alive agent and a real socket (a private local one), as a real step goes.
+      const local = lean ? await warmUpSocket(frames) : undefined;
+      const send = nodeHttpSender(local !== undefined ? { agentConnection: local.connect } : { createConnection: () => cannedConnection(frames) });
       const warmRequest = { ...warmUpRequest, signal: controller.signal };
       const steps = lean
         ? chatStep(chatRoute({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, headers: options.headers, send }), warmRequest, chatOptions(0))
         : runStep(routeOn({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, send }), warmRequest, 0);
       let last: ModelEvent | undefined;
-      for await (const event of steps) last = event;
+      try {
+        for await (const event of steps) last = event;
+      } finally {
+        local?.close();
+      }
       warming = undefined;
       if (last?.type === "finish") return "warmed";
       return controller.signal.aborted ? "stopped" : `failed: ${last?.type === "error" ? last.error.message : "no finish"}`;
