@@ -4,7 +4,7 @@
  * agent's bookkeeping of a kept connection) that the first real request otherwise runs cold: a Unix
  * domain socket in a fresh 0700 temporary directory, served by this process, answering what is
  * written to it with the canned frames (one per event-loop turn, keep-alive). Nothing goes on the
- * network; the directory is removed once the warm-up is over.
+ * network; the directory is removed as soon as the agent's connection is made.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
@@ -15,7 +15,7 @@ const HEAD = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-enc
 const chunked = (frame: string): string => `${Buffer.byteLength(frame).toString(16)}\r\n${frame}\r\n`;
 
 /** Where to connect, and how to take it all down. */
-export type WarmUpSocket = { readonly connect: () => Socket; readonly close: () => void };
+export type WarmUpSocket = { readonly path: string; readonly connect: () => Socket; readonly close: () => void };
 
 /** Answers each request on `socket` with `frames` as a chunked 200 event stream, keeping the connection. */
 const answer = (socket: Socket, frames: readonly string[]): void => {
@@ -45,15 +45,23 @@ export const warmUpSocket = async (frames: readonly string[]): Promise<WarmUpSoc
   let dir: string | undefined;
   let server: Server | undefined;
   const open = new Set<Socket>();
+  /** The directory goes as soon as a connection is made (the socket works on without its path), or when the process exits. */
+  const removeDir = (): void => {
+    process.off("exit", removeDir);
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  };
   const close = (): void => {
     for (const socket of open) socket.destroy();
     server?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    removeDir();
   };
   try {
     dir = mkdtempSync(join(tmpdir(), "mm-warm-up-"));
+    process.once("exit", removeDir);
     const path = join(dir, "s");
     const listening = createServer((socket) => {
+      removeDir();
       open.add(socket);
       socket.once("close", () => open.delete(socket));
       answer(socket, frames);
@@ -64,7 +72,7 @@ export const warmUpSocket = async (frames: readonly string[]): Promise<WarmUpSoc
       listening.listen(path, () => resolve());
     });
     listening.unref();
-    return { connect: () => connect(path), close };
+    return { path, connect: () => connect(path), close };
   } catch {
     close();
     return undefined;

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { ModelEvent } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeServerKeeper, text } from "../../fake-openai/src/index.js";
@@ -56,6 +58,7 @@ describe("the warm-up step", () => {
   it("the local socket serves the frames through the keep-alive agent, twice on one connection, and leaves nothing behind", async () => {
     const local = await warmUpSocket(["data: a\n\n", "data: é\n\n"]);
     expect(local).toBeDefined();
+    expect(existsSync(local!.path)).toBe(true);
     let opened = 0;
     const send = nodeHttpSender({
       agentConnection: () => {
@@ -70,6 +73,7 @@ describe("the warm-up step", () => {
       expect(await response.text()).toBe("data: a\n\ndata: é\n\n");
     }
     expect(opened).toBe(1);
+    expect(existsSync(dirname(local!.path))).toBe(false);
     local!.close();
   });
 });
