@@ -5,6 +5,7 @@
  * and connection failures, the response headers for `retry-after(-ms)`, an error frame streamed
  * before any output as a failed call with the status its code names.
  */
+import { answerText, type HttpAnswer } from "./http-answer.js";
 
 /** What the AI SDK's `APICallError` carries that mm reads. */
 export class ApiCallError extends Error {
@@ -87,16 +88,10 @@ export const fetchFailure = (error: unknown, url: string): unknown => {
 };
 
 /** A 200 whose body could not be read to its end: the AI SDK's wrapping of the body stream's error. */
-export const bodyFailure = (error: unknown, url: string, response: Response): unknown =>
+export const bodyFailure = (error: unknown, url: string, answer: HttpAnswer): unknown =>
   isAbortError(error)
     ? error
-    : fetchFailure(
-        new ApiCallError({ message: "Failed to process successful response", cause: error, statusCode: response.status, url, responseHeaders: headerRecord(response.headers) }),
-        url,
-      );
-
-/** The response's headers as a plain record (lowercase names). */
-export const headerRecord = (headers: Headers): Record<string, string> => Object.fromEntries(headers);
+    : fetchFailure(new ApiCallError({ message: "Failed to process successful response", cause: error, statusCode: answer.status, url, responseHeaders: { ...answer.headers } }), url);
 
 type ErrorData = { readonly error: { readonly message: string } };
 
@@ -106,11 +101,11 @@ const isErrorData = (value: unknown): value is ErrorData => {
 };
 
 /** A non-2xx answer: its status, and the server's `error.message` when the body is OpenAI's error JSON, else the status text. */
-export const httpFailure = async (response: Response, url: string): Promise<ApiCallError> => {
-  const responseHeaders = headerRecord(response.headers);
+export const httpFailure = async (response: HttpAnswer, url: string): Promise<ApiCallError> => {
+  const responseHeaders = { ...response.headers };
   let body: string;
   try {
-    body = await response.text();
+    body = await answerText(response);
   } catch (cause) {
     if (isAbortError(cause)) throw cause;
     return new ApiCallError({ message: "Failed to process error response", cause, statusCode: response.status, url, responseHeaders });
