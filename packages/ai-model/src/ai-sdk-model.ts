@@ -15,11 +15,11 @@ import type { JSONSchema7, LanguageModelV3CallOptions, LanguageModelV3FunctionTo
 import { chatRoute, chatStep, type ChatRoute, type ChatStepOptions } from "./chat-step.js";
 import { parseInput } from "./chat-stream-reader.js";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
-import { nodeHttpClient } from "./node-http-fetch.js";
+import { nodeHttpSender } from "./node-http-fetch.js";
 import { providerRoutes, type Route } from "./provider-route.js";
 import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
-import { timedExchange, timedFetch, timedSender, timedStep } from "./timed-fetch.js";
+import { timedFetch, timedSender, timedStep } from "./timed-fetch.js";
 import { cannedConnection, warmUpFrames, warmUpRequest } from "./warm-up.js";
 import { warmUpSocket } from "./warm-up-socket.js";
 
@@ -119,9 +119,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
   const debug = options.debug;
   /** mm's own chat path: the chat API on our HTTP client (an embedder's `fetch` goes through the provider). */
   const lean = options.api === "chat" && options.fetch === undefined;
-  const client = nodeHttpClient();
-  const realSender = debug !== undefined ? timedSender(client.send, debug) : client.send;
-  const realExchange = debug !== undefined ? timedExchange(client.exchange, debug) : client.exchange;
+  const realSender = debug !== undefined ? timedSender(nodeHttpSender(), debug) : nodeHttpSender();
   const realRoute = routeOn({
     apiKey,
     baseURL: options.baseURL,
@@ -237,7 +235,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     warming?.abort();
     const refusal = missingKey ? NO_API_KEY : undefined;
     if (!lean) return runStep(realRoute, request, maxRetries, refusal);
-    realChat ??= chatRoute({ apiKey, baseURL: chatBaseURL(), headers: options.headers, send: realExchange });
+    realChat ??= chatRoute({ apiKey, baseURL: chatBaseURL(), headers: options.headers, send: realSender });
     return chatStep(realChat, request, chatOptions(maxRetries), refusal);
   };
 
@@ -249,11 +247,11 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
       const frames = warmUpFrames(options.api, options.model);
       // The chat path through the keep-alive agent and a real socket (a private local one), as a real step goes.
       const local = lean ? await warmUpSocket(frames) : undefined;
-      const warmClient = nodeHttpClient(local !== undefined ? { agentConnection: local.connect } : { createConnection: () => cannedConnection(frames) });
+      const send = nodeHttpSender(local !== undefined ? { agentConnection: local.connect } : { createConnection: () => cannedConnection(frames) });
       const warmRequest = { ...warmUpRequest, signal: controller.signal };
       const steps = lean
-        ? chatStep(chatRoute({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, headers: options.headers, send: warmClient.exchange }), warmRequest, chatOptions(0))
-        : runStep(routeOn({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, send: warmClient.send }), warmRequest, 0);
+        ? chatStep(chatRoute({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, headers: options.headers, send }), warmRequest, chatOptions(0))
+        : runStep(routeOn({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, send }), warmRequest, 0);
       let last: ModelEvent | undefined;
       try {
         for await (const event of steps) last = event;

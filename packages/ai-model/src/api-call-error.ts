@@ -5,7 +5,6 @@
  * and connection failures, the response headers for `retry-after(-ms)`, an error frame streamed
  * before any output as a failed call with the status its code names.
  */
-import { answerText, type HttpAnswer } from "./http-answer.js";
 
 /** What the AI SDK's `APICallError` carries that mm reads. */
 export class ApiCallError extends Error {
@@ -88,10 +87,16 @@ export const fetchFailure = (error: unknown, url: string): unknown => {
 };
 
 /** A 200 whose body could not be read to its end: the AI SDK's wrapping of the body stream's error. */
-export const bodyFailure = (error: unknown, url: string, answer: HttpAnswer): unknown =>
+export const bodyFailure = (error: unknown, url: string, response: Response): unknown =>
   isAbortError(error)
     ? error
-    : fetchFailure(new ApiCallError({ message: "Failed to process successful response", cause: error, statusCode: answer.status, url, responseHeaders: { ...answer.headers } }), url);
+    : fetchFailure(
+        new ApiCallError({ message: "Failed to process successful response", cause: error, statusCode: response.status, url, responseHeaders: headerRecord(response.headers) }),
+        url,
+      );
+
+/** The response's headers as a plain record (lowercase names). */
+export const headerRecord = (headers: Headers): Record<string, string> => Object.fromEntries(headers);
 
 type ErrorData = { readonly error: { readonly message: string } };
 
@@ -101,11 +106,11 @@ const isErrorData = (value: unknown): value is ErrorData => {
 };
 
 /** A non-2xx answer: its status, and the server's `error.message` when the body is OpenAI's error JSON, else the status text. */
-export const httpFailure = async (response: HttpAnswer, url: string): Promise<ApiCallError> => {
-  const responseHeaders = { ...response.headers };
+export const httpFailure = async (response: Response, url: string): Promise<ApiCallError> => {
+  const responseHeaders = headerRecord(response.headers);
   let body: string;
   try {
-    body = await answerText(response);
+    body = await response.text();
   } catch (cause) {
     if (isAbortError(cause)) throw cause;
     return new ApiCallError({ message: "Failed to process error response", cause, statusCode: response.status, url, responseHeaders });

@@ -1,7 +1,6 @@
 import type { ModelEvent, ModelRequest } from "@mm/core";
 import { describe, expect, it } from "vitest";
 import { chatRoute, chatStep, type ChatStepOptions } from "./chat-step.js";
-import { answerOfResponse, type HttpExchange } from "./http-answer.js";
 import type { HttpRequest, HttpSender } from "./node-http-fetch.js";
 
 const BASE = "http://127.0.0.1:9/v1";
@@ -32,8 +31,7 @@ const scripted = (answers: Answer[]) => {
     });
     return new Response(body, { status: answer.status ?? 200, headers: { "content-type": answer.contentType ?? "text/event-stream" } });
   };
-  const exchange: HttpExchange = async (request) => answerOfResponse(await send(request));
-  return { send, exchange, requests };
+  return { send, requests };
 };
 
 const options = (overrides: Partial<ChatStepOptions> = {}): ChatStepOptions => ({
@@ -50,7 +48,7 @@ const request = (signal = new AbortController().signal): ModelRequest => ({ syst
 const run = async (answers: Answer[], overrides: Partial<ChatStepOptions> = {}, signal?: AbortSignal) => {
   const server = scripted(answers);
   const events: ModelEvent[] = [];
-  for await (const event of chatStep(chatRoute({ apiKey: "sk-secret-key", baseURL: BASE, send: server.exchange }), request(signal), options(overrides))) events.push(event);
+  for await (const event of chatStep(chatRoute({ apiKey: "sk-secret-key", baseURL: BASE, send: server.send }), request(signal), options(overrides))) events.push(event);
   return { events, requests: server.requests };
 };
 
@@ -136,7 +134,7 @@ describe("chatStep", () => {
     const controller = new AbortController();
     const server = scripted([{ frames: [choice({ content: "a" })], then: "hang" }]);
     const events: ModelEvent[] = [];
-    for await (const event of chatStep(chatRoute({ apiKey: "k", baseURL: BASE, send: server.exchange }), request(controller.signal), options())) {
+    for await (const event of chatStep(chatRoute({ apiKey: "k", baseURL: BASE, send: server.send }), request(controller.signal), options())) {
       events.push(event);
       controller.abort(new Error("user cancelled"));
     }

@@ -8,26 +8,25 @@
  * abort included, ends the stream as one `error` event.
  */
 import type { ModelError, ModelEvent, ModelRequest } from "@mm/core";
-import { ApiCallError, bodyFailure, fetchFailure, httpFailure, invalidAnswer, streamFailure } from "./api-call-error.js";
+import { ApiCallError, bodyFailure, fetchFailure, headerRecord, httpFailure, invalidAnswer, streamFailure } from "./api-call-error.js";
 import { chatHistoryBytes, systemTextOf, type HistoryBytes } from "./chat-history-bytes.js";
 import { chatCompletionsUrl, chatHeaders, chatRequest } from "./chat-request.js";
 import { chatStreamReader } from "./chat-stream-reader.js";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
-import { isOk, type HttpAnswer, type HttpExchange } from "./http-answer.js";
-import type { HttpRequest } from "./node-http-fetch.js";
+import type { HttpRequest, HttpSender } from "./node-http-fetch.js";
 import { withRetries, type RetryNotice } from "./retry.js";
 import { sseData } from "./sse-data.js";
 
-/** Where a chat step goes and how: the server, its headers, the HTTP exchange, the kept history bytes. */
+/** Where a chat step goes and how: the server, its headers, the sender, the kept history bytes. */
 export type ChatRoute = {
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
-  readonly send: HttpExchange;
+  readonly send: HttpSender;
   readonly history: ReturnType<typeof chatHistoryBytes>;
 };
 
 /** A route to `baseURL`'s chat completions on `send`. */
-export const chatRoute = (settings: { readonly apiKey: string; readonly baseURL: string; readonly headers?: Readonly<Record<string, string>> | undefined; readonly send: HttpExchange }): ChatRoute => ({
+export const chatRoute = (settings: { readonly apiKey: string; readonly baseURL: string; readonly headers?: Readonly<Record<string, string>> | undefined; readonly send: HttpSender }): ChatRoute => ({
   url: chatCompletionsUrl(settings.baseURL),
   headers: chatHeaders(settings.apiKey, settings.headers),
   send: settings.send,
@@ -44,26 +43,29 @@ export type ChatStepOptions = {
   readonly onRetry?: ((notice: RetryNotice) => void) | undefined;
 };
 
+type Reader = ReadableStreamDefaultReader<Uint8Array>;
 
 /** A response whose stream has begun: what arrived so far, and how it goes on (or how it already ended). */
 type Opened =
   | { readonly kind: "not-a-stream"; readonly contentType: string }
-  | { readonly kind: "ended"; readonly answer: HttpAnswer; readonly events: readonly ModelEvent[]; readonly failure?: unknown }
+  | { readonly kind: "ended"; readonly reader: Reader; readonly events: readonly ModelEvent[]; readonly failure?: unknown }
   | {
       readonly kind: "streaming";
-      readonly answer: HttpAnswer;
+      readonly reader: Reader;
+      readonly response: Response;
       readonly events: readonly ModelEvent[];
       readonly sse: ReturnType<typeof sseData>;
       readonly state: ReturnType<typeof chatStreamReader>;
     };
 
+const ignore = (): undefined => undefined;
 
 /** Reads a chunk of the body; a failure as the AI SDK reported it. */
-const readChunk = async (answer: HttpAnswer, href: string) => {
+const readChunk = async (reader: Reader, href: string, response: Response): ReturnType<Reader["read"]> => {
   try {
-    return await answer.read();
+    return await reader.read();
   } catch (error) {
-    throw bodyFailure(error, href, answer);
+    throw bodyFailure(error, href, response);
   }
 };
 
@@ -71,44 +73,45 @@ const readChunk = async (answer: HttpAnswer, href: string) => {
  * One attempt: the request sent and its answer read until the first output (or the end): throws what
  * is worth a retry (an HTTP error, a connection failure, an error frame or a broken body before any output).
  */
-const open = async (send: HttpExchange, http: HttpRequest): Promise<Opened> => {
+const open = async (send: HttpSender, http: HttpRequest): Promise<Opened> => {
   const href = http.url.href;
-  let answer: HttpAnswer;
+  let response: Response;
   try {
-    answer = await send(http);
+    response = await send(http);
   } catch (error) {
     throw fetchFailure(error, href);
   }
-  if (!isOk(answer)) throw await httpFailure(answer, href);
-  const contentType = answer.headers["content-type"];
-  if (contentType !== undefined && !contentType.includes("text/event-stream")) {
-    answer.cancel();
+  if (!response.ok) throw await httpFailure(response, href);
+  const contentType = response.headers.get("content-type");
+  if (contentType !== null && !contentType.includes("text/event-stream")) {
+    response.body?.cancel().catch(ignore);
     return { kind: "not-a-stream", contentType };
   }
-  if (answer.status === 204 || answer.status === 205) {
+  if (response.body === null) {
     const cause = invalidAnswer("AI_EmptyResponseBodyError", "Empty response body");
-    throw new ApiCallError({ message: "Failed to process successful response", cause, statusCode: answer.status, url: href, responseHeaders: { ...answer.headers } });
+    throw new ApiCallError({ message: "Failed to process successful response", cause, statusCode: response.status, url: href, responseHeaders: headerRecord(response.headers) });
   }
+  const reader = response.body.getReader();
   const sse = sseData();
   const state = chatStreamReader();
   const events: ModelEvent[] = [];
   try {
     while (!state.started) {
-      const chunk = await readChunk(answer, href);
+      const chunk = await readChunk(reader, href, response);
       if (chunk.done) {
         state.end(events);
-        return { kind: "ended", answer, events };
+        return { kind: "ended", reader, events };
       }
       // The rest of a chunk whose output began is read too: from there on, a frame is the stream's.
       for (const data of sse.push(chunk.value)) {
         const stop = state.take(data, events);
-        if (stop?.kind === "early-error") throw streamFailure(stop.frame, href, { ...answer.headers });
-        if (stop !== undefined) return { kind: "ended", answer, events, failure: stop.error };
+        if (stop?.kind === "early-error") throw streamFailure(stop.frame, href, headerRecord(response.headers));
+        if (stop !== undefined) return { kind: "ended", reader, events, failure: stop.error };
       }
     }
-    return { kind: "streaming", answer, events, sse, state };
+    return { kind: "streaming", reader, response, events, sse, state };
   } catch (error) {
-    answer.cancel();
+    reader.cancel().catch(ignore);
     throw error;
   }
 };
@@ -120,7 +123,7 @@ export async function* chatStep(route: ChatRoute, request: ModelRequest, options
   if (signal.aborted) return yield { type: "error", error: abortedError() };
   if (refusal !== undefined) return yield { type: "error", error: refusal };
   let history: HistoryBytes | undefined;
-  let answer: HttpAnswer | undefined;
+  let reader: Reader | undefined;
   try {
     history = route.history.encode(request.messages);
     const parts = { model: request.model ?? options.model, systemText: systemTextOf(request.system, request.messages), history: history.bytes, tools: request.tools };
@@ -132,17 +135,17 @@ export async function* chatStep(route: ChatRoute, request: ModelRequest, options
       ...(options.sleep ? { sleep: options.sleep } : {}),
     });
     if (opened.kind === "not-a-stream") return yield { type: "error", error: options.notAStream(opened.contentType) };
-    answer = opened.answer;
+    reader = opened.reader;
     for (const event of opened.events) yield event;
     if (opened.kind === "ended") {
       if (opened.failure !== undefined) yield failed(opened.failure);
       return;
     }
-    const { sse, state } = opened;
+    const { sse, state, response } = opened;
     const href = route.url.href;
     const out: ModelEvent[] = [];
     for (;;) {
-      const chunk = await readChunk(answer, href);
+      const chunk = await readChunk(reader, href, response);
       if (chunk.done) {
         state.end(out);
         for (const event of out) yield event;
@@ -162,7 +165,7 @@ export async function* chatStep(route: ChatRoute, request: ModelRequest, options
     yield failed(error);
   } finally {
     // Ended early (a consumer's break, an error): let the response go.
-    answer?.cancel();
+    reader?.cancel().catch(ignore);
     history?.release();
   }
 }

@@ -3,8 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { explainError } from "./explain-error.js";
-import { answerText } from "./http-answer.js";
-import { nodeHttpClient, nodeHttpFetch, nodeHttpSender } from "./node-http-fetch.js";
+import { nodeHttpFetch, nodeHttpSender } from "./node-http-fetch.js";
 
 type Seen = { method: string; url: string; headers: IncomingMessage["headers"]; body: Buffer; socket: Socket };
 type Handler = (req: IncomingMessage, res: ServerResponse, seen: Seen) => void;
@@ -230,70 +229,5 @@ describe("nodeHttpFetch", () => {
     expect(await (await fetch("data:text/plain,hi")).text()).toBe("fallback");
     expect(await (await fetch("http://127.0.0.1:9/x", { method: "POST", body: new Uint8Array([1]) })).text()).toBe("fallback");
     expect(calls).toHaveLength(3);
-  });
-});
-
-describe("nodeHttpClient's exchange (answers without Response)", () => {
-  const post = (url: string, signal?: AbortSignal) => ({ url: new URL(url), method: "POST", headers: {}, body: [Buffer.from("x")], ...(signal ? { signal } : {}) });
-
-  it("gives the status, the headers as a record and the body's chunks, compressed ones decompressed", async () => {
-    const { url } = await serve((req, res) => {
-      if (req.url === "/gz") {
-        res.writeHead(200, { "content-encoding": "gzip", "set-cookie": ["a=1", "b=2"] });
-        return void res.end(gzipSync("zipped"));
-      }
-      res.writeHead(201, "Made", { "content-type": "text/event-stream", "x-two": "a" });
-      res.write("data: 1\n\n");
-      setTimeout(() => res.end("data: 2\n\n"), 10);
-    });
-    const { exchange } = nodeHttpClient();
-    const answer = await exchange(post(`${url}/sse`));
-    expect(answer).toMatchObject({ status: 201, statusText: "Made", headers: { "content-type": "text/event-stream", "x-two": "a" } });
-    expect(await answerText(answer)).toBe("data: 1\n\ndata: 2\n\n");
-    const zipped = await exchange(post(`${url}/gz`));
-    expect(zipped.headers["set-cookie"]).toBe("a=1, b=2");
-    expect(await answerText(zipped)).toBe("zipped");
-  });
-
-  it("a body that breaks off, stalls or is aborted fails its read as Node's fetch fails its body", async () => {
-    const { url } = await serve((req, res) => {
-      res.writeHead(200);
-      res.write("start");
-      if (req.url === "/drop") setTimeout(() => res.socket?.destroy(), 20);
-    });
-    const { exchange } = nodeHttpClient({ bodyTimeoutMs: 80 });
-    const dropped = await answerText(await exchange(post(`${url}/drop`))).catch((e: unknown) => e);
-    expect([(dropped as Error).message, causeOf(dropped).code]).toEqual(["terminated", "UND_ERR_SOCKET"]);
-    const stalled = await answerText(await exchange(post(`${url}/stall`))).catch((e: unknown) => e);
-    expect([(stalled as Error).message, causeOf(stalled).code]).toEqual(["terminated", "UND_ERR_BODY_TIMEOUT"]);
-    const controller = new AbortController();
-    const answer = await exchange(post(`${url}/abort`, controller.signal));
-    expect(Buffer.from((await answer.read()).value!).toString()).toBe("start");
-    controller.abort();
-    expect(((await answer.read().catch((e: unknown) => e)) as Error).name).toBe("AbortError");
-  });
-
-  it("holds back a body the reader is behind on (the socket paused), then gives it all; a cancel ends it", async () => {
-    const big = "y".repeat(64 * 1024);
-    const { url } = await serve((_req, res) => {
-      res.writeHead(200);
-      let n = 0;
-      const more = (): void => {
-        while (n < 40) {
-          n++;
-          if (!res.write(big)) return void res.once("drain", more);
-        }
-        res.end();
-      };
-      more();
-    });
-    const { exchange } = nodeHttpClient();
-    const answer = await exchange(post(url));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await answerText(answer)).length).toBe(40 * big.length);
-    const cancelled = await exchange(post(url));
-    expect((await cancelled.read()).done).toBe(false);
-    cancelled.cancel();
-    expect((await cancelled.read()).done).toBe(true);
   });
 });

@@ -15,8 +15,6 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Duplex, Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { bodyReader } from "./body-reader.js";
-import type { HttpAnswer, HttpExchange } from "./http-answer.js";
 
 /** Options of {@link nodeHttpFetch}. */
 export type NodeHttpFetchOptions = {
@@ -151,12 +149,8 @@ const bodyStream = (source: Readable, res: IncomingMessage, signal: AbortSignal 
   }, { highWaterMark: BODY_HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength });
 };
 
-/**
- * The HTTP client behind {@link nodeHttpFetch} (see the module comment), one keep-alive pool for both
- * of its ways to answer: `send` with a `Response`, `exchange` with an {@link HttpAnswer} (no web
- * streams, no undici).
- */
-export const nodeHttpClient = (options: NodeHttpFetchOptions = {}): { readonly send: HttpSender; readonly exchange: HttpExchange } => {
+/** The sender behind {@link nodeHttpFetch} (see the module comment). */
+export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): HttpSender => {
   const headersTimeoutMs = options.headersTimeoutMs ?? UNDICI_TIMEOUT_MS;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? UNDICI_TIMEOUT_MS;
   // One keep-alive pool per scheme, made on first use (node:https loads TLS).
@@ -232,8 +226,7 @@ export const nodeHttpClient = (options: NodeHttpFetchOptions = {}): { readonly s
       }
     });
 
-  /** The final answer's message and the request it answers, redirects followed. */
-  const follow = async (request: HttpRequest): Promise<{ readonly res: IncomingMessage; readonly request: HttpRequest }> => {
+  const send: HttpSender = async (request) => {
     if (request.signal?.aborted) throw abortReason(request.signal);
     let current = request;
     for (let redirects = 0; ; redirects++) {
@@ -246,22 +239,11 @@ export const nodeHttpClient = (options: NodeHttpFetchOptions = {}): { readonly s
         current = redirected(current, status, new URL(location, current.url));
         continue;
       }
-      return { res, request: current };
+      return responseOf(res, current, bodyTimeoutMs);
     }
   };
-  const send: HttpSender = async (request) => {
-    const { res, request: answered } = await follow(request);
-    return responseOf(res, answered, bodyTimeoutMs);
-  };
-  const answer: HttpExchange = async (request) => {
-    const { res, request: answered } = await follow(request);
-    return answerOf(res, answered, bodyTimeoutMs);
-  };
-  return { send, exchange: answer };
+  return send;
 };
-
-/** The sender behind {@link nodeHttpFetch} (see the module comment): answers as `Response`s. */
-export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): HttpSender => nodeHttpClient(options).send;
 
 /** The request a redirect asks for: a GET without body after 303 (or 301/302 of a POST), the same otherwise. */
 const redirected = (request: HttpRequest, status: number, url: URL): HttpRequest => {
@@ -282,25 +264,6 @@ const responseOf = (res: IncomingMessage, request: HttpRequest, bodyTimeoutMs: n
   const decoder = decoderFor(res.headers["content-encoding"]);
   const source: Readable = decoder ? res.pipe(decoder) : res;
   return new Response(bodyStream(source, res, request.signal, bodyTimeoutMs), init);
-};
-
-/** The response headers as a record (lowercase names, repeated ones joined as `Headers` joins them). */
-const headerRecordOf = (res: IncomingMessage): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
-  return out;
-};
-
-const answerOf = (res: IncomingMessage, request: HttpRequest, bodyTimeoutMs: number): HttpAnswer => {
-  const status = res.statusCode ?? 0;
-  const head = { status, statusText: res.statusMessage ?? "", headers: headerRecordOf(res) };
-  if (NULL_BODY_STATUS.has(status) || request.method === "HEAD") {
-    res.resume();
-    return { ...head, read: async () => ({ done: true }), cancel: () => undefined };
-  }
-  const decoder = decoderFor(res.headers["content-encoding"]);
-  const source: Readable = decoder ? res.pipe(decoder) : res;
-  return { ...head, ...bodyReader(source, res, request.signal, bodyTimeoutMs) };
 };
 
 /** Encodes a string body once (small ones through Node's shared pool). */

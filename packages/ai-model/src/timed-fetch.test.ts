@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { timedExchange, timedFetch, timedSender } from "./timed-fetch.js";
+import { timedFetch, timedSender } from "./timed-fetch.js";
 
 describe("timedFetch", () => {
   it("logs each request's size, URL, status and time to its answer", async () => {
@@ -34,18 +34,5 @@ describe("timedSender", () => {
     const response = await send({ url: new URL("http://127.0.0.1:9/v1/chat/completions"), method: "POST", headers: {}, body: [Buffer.from("{\"a\":"), Buffer.from("\"é\"}")] });
     expect(response.status).toBe(201);
     expect(lines).toEqual(["model request: 10 bytes to http://127.0.0.1:9/v1/chat/completions; answered 201 after 40 ms"]);
-  });
-});
-
-describe("timedExchange", () => {
-  it("logs the bytes that leave and the answer's status, as timedSender does", async () => {
-    const lines: string[] = [];
-    let now = 0;
-    const exchange = timedExchange(async () => {
-      now += 7;
-      return { status: 429, statusText: "", headers: {}, read: async () => ({ done: true }), cancel: () => undefined };
-    }, (l) => lines.push(l), () => now);
-    expect((await exchange({ url: new URL("http://h/v1/chat/completions"), method: "POST", headers: {}, body: [Buffer.from("{}")] })).status).toBe(429);
-    expect(lines).toEqual(["model request: 2 bytes to http://h/v1/chat/completions; answered 429 after 7 ms"]);
   });
 });

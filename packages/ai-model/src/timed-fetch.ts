@@ -4,8 +4,7 @@
  * took to its first output and to its end.
  */
 import type { ModelEvent, ModelRequest } from "@mm/core";
-import type { HttpExchange } from "./http-answer.js";
-import type { HttpRequest, HttpSender } from "./node-http-fetch.js";
+import type { HttpSender } from "./node-http-fetch.js";
 
 const sizeOf = (body: unknown): string => {
   if (typeof body === "string") return `${Buffer.byteLength(body, "utf8")} bytes`;
@@ -19,7 +18,7 @@ const urlOf = (input: Parameters<typeof fetch>[0]): string =>
 const ms = (value: number): string => `${Math.round(value)} ms`;
 
 /** How a timed request ends: its status and time, or its failure. */
-const timed = async <A extends { readonly status: number }>(what: string, send: () => Promise<A>, debug: (line: string) => void, now: () => number): Promise<A> => {
+const timed = async (what: string, send: () => Promise<Response>, debug: (line: string) => void, now: () => number): Promise<Response> => {
   const started = now();
   try {
     const response = await send();
@@ -36,21 +35,14 @@ export const timedFetch = (inner: typeof fetch, debug: (line: string) => void, n
   (input, init) => timed(`model request: ${sizeOf(init?.body)} to ${urlOf(input)}`, () => inner(input, init), debug, now);
 
 /**
- * The same for requests sent as bytes (node-http-fetch.ts), answered as `Response`s or as answers
- * (http-answer.ts): the size is that of the bytes that leave,
+ * The same for requests sent as bytes (node-http-fetch.ts): the size is that of the bytes that leave,
  * the kept history bytes included (chat-request.ts).
  */
 export const timedSender = (inner: HttpSender, debug: (line: string) => void, now: () => number = () => performance.now()): HttpSender =>
-  (request) => timed(requestLine(request), () => inner(request), debug, now);
-
-/** The same for an exchange answering with {@link HttpExchange}'s answers (mm's chat path). */
-export const timedExchange = (inner: HttpExchange, debug: (line: string) => void, now: () => number = () => performance.now()): HttpExchange =>
-  (request) => timed(requestLine(request), () => inner(request), debug, now);
-
-const requestLine = (request: HttpRequest): string => {
-  const bytes = request.body.reduce((sum, chunk) => sum + chunk.length, 0);
-  return `model request: ${bytes === 0 ? "no body" : `${bytes} bytes`} to ${request.url.href}`;
-};
+  (request) => {
+    const bytes = request.body.reduce((sum, chunk) => sum + chunk.length, 0);
+    return timed(`model request: ${bytes === 0 ? "no body" : `${bytes} bytes`} to ${request.url.href}`, () => inner(request), debug, now);
+  };
 
 /** `step` with a debug line at each step's end: time to the first text or call, to the end, tokens. */
 export const timedStep =
