@@ -10,7 +10,8 @@
 //                                   compiled as usual. The caches fit this node only; under another one
 //                                   (the published package on a user's machine) bin/load-bundle.cjs makes
 //                                   and keeps that machine's own.
-//  dist/cjs/ai-provider-<hash>.cjs  @ai-sdk/openai and its dependencies, loaded on the first model step,
+//  dist/cjs/ai-provider-<hash>.cjs  @ai-sdk/openai and its dependencies, loaded on the first model step
+//                                   of the Responses API (chat-completions steps never load it),
 //  dist/cjs/ai-provider-<hash>.cache  with V8's code cache for it (made by loading it once), the way
 //                                   bin/load-bundle.cjs loads the bundle: about 30 ms off the first step.
 //  dist/cjs/mcp-client-<hash>.cjs   @modelcontextprotocol/client, loaded when a session has MCP servers.

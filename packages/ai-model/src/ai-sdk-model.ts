@@ -1,15 +1,19 @@
 /**
- * The Model port through the AI SDK's OpenAI provider: one `doStream` call per step on the provider's
- * language model (chat-completions or Responses), tools declared by their JSON Schemas so the core runs
- * them. `streamText` is not used: the core runs the tool loop itself, and `streamText`'s layers (prompt
- * validation, a chain of transform streams per delta) cost more CPU per streamed chunk than the whole
- * rest of the agent. What it did for us is done here: the prompt in the provider's form, tool inputs
- * parsed from JSON, and retries of 429 / 5xx / connection failures before the first chunk, honouring
- * `retry-after(-ms)` exactly as the AI SDK does. The provider is imported on the first step, not at
- * start-up; every failure ends the stream as an `error` event.
+ * The Model port on an OpenAI-compatible server. The chat-completions API (the default) goes through
+ * mm's own lean path (chat-step.ts: the request body from kept history bytes, the event stream read by
+ * one reader), so a chat step never loads the AI SDK's provider. The Responses API, and an embedder's
+ * own `fetch`, go through the AI SDK's OpenAI provider: one `doStream` call per step on its language
+ * model, tools declared by their JSON Schemas so the core runs them (`streamText` is not used: the core
+ * runs the tool loop itself, and its layers cost more CPU per streamed chunk than the rest of the
+ * agent). Both paths give the prompt in the API's form, parse tool inputs from JSON, and retry 429 /
+ * 5xx / connection failures before the first chunk, honouring `retry-after(-ms)` as the AI SDK does.
+ * The provider is imported on its first step, not at start-up; every failure ends the stream as an
+ * `error` event.
  */
 import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "@mm/core";
 import type { JSONSchema7, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { chatRoute, chatStep, type ChatRoute, type ChatStepOptions } from "./chat-step.js";
+import { parseInput } from "./chat-stream-reader.js";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
 import { nodeHttpSender } from "./node-http-fetch.js";
 import { providerRoutes, type Route } from "./provider-route.js";
@@ -17,6 +21,7 @@ import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
 import { timedFetch, timedSender, timedStep } from "./timed-fetch.js";
 import { cannedConnection, warmUpFrames, warmUpRequest } from "./warm-up.js";
+import { warmUpSocket } from "./warm-up-socket.js";
 
 /** Options of {@link aiSdkModel}. */
 export type AiSdkModelOptions = {
@@ -70,16 +75,6 @@ const usageOf = (usage: ProviderUsage | undefined): Usage => {
   return { ...(input !== undefined ? { inputTokens: input } : {}), ...(output !== undefined ? { outputTokens: output } : {}) };
 };
 
-/** A tool call's arguments as the model sent them: parsed JSON, `{}` for none, the raw text when not JSON. */
-const parseInput = (text: string): unknown => {
-  if (text.trim() === "") return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-};
-
 /** `model server answered 500, retry 1/2 in 2 s`, or the network failure's own words. */
 export const retryLine = (notice: RetryNotice, context: ErrorContext): string => {
   const status = (notice.error as { statusCode?: unknown }).statusCode;
@@ -95,8 +90,9 @@ export type WarmUpOutcome = "warmed" | "stopped" | `failed: ${string}`;
 /** The Model port, and a warm-up to run in idle time before the first step. */
 export type AiSdkModel = Model & {
   /**
-   * Runs one step through the real provider and HTTP client against an in-memory canned answer (no
-   * socket, no output), so the first real step finds their code compiled. Runs once; the first real
+   * Runs one step through the real request path (mm's chat path, or the provider for the Responses
+   * API) and HTTP client against an in-memory canned answer (no socket, no output), so the first real
+   * step finds their code compiled. Runs once; the first real
    * step stops it rather than wait for it. Never rejects.
    */
   readonly warmUp: () => Promise<WarmUpOutcome>;
@@ -121,12 +117,24 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
 
   const { routeOn, promptOf } = providerRoutes({ api: options.api, headers: options.headers });
   const debug = options.debug;
+  /** mm's own chat path: the chat API on our HTTP client (an embedder's `fetch` goes through the provider). */
+  const lean = options.api === "chat" && options.fetch === undefined;
+  const realSender = debug !== undefined ? timedSender(nodeHttpSender(), debug) : nodeHttpSender();
   const realRoute = routeOn({
     apiKey,
     baseURL: options.baseURL,
-    ...(options.fetch !== undefined
-      ? { fetch: debug !== undefined ? timedFetch(options.fetch, debug) : options.fetch }
-      : { send: debug !== undefined ? timedSender(nodeHttpSender(), debug) : nodeHttpSender() }),
+    ...(options.fetch !== undefined ? { fetch: debug !== undefined ? timedFetch(options.fetch, debug) : options.fetch } : { send: realSender }),
+  });
+  // The provider's own default: OPENAI_BASE_URL, then OpenAI's.
+  const chatBaseURL = (): string => options.baseURL || process.env.OPENAI_BASE_URL || OPENAI_BASE_URL;
+  let realChat: ChatRoute | undefined;
+  const chatOptions = (retries: number): ChatStepOptions => ({
+    model: options.model,
+    maxRetries: retries,
+    errorContext,
+    notAStream,
+    sleep: options.sleep,
+    onRetry: logRetry,
   });
 
   const toolsOf = (specs: readonly ToolSpec[]): ProviderTools | undefined => {
@@ -161,13 +169,11 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     if (signal.aborted) return yield { type: "error", error: abortedError() };
     if (refusal !== undefined) return yield { type: "error", error: refusal };
     let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
-    let prompted: { readonly done: () => void } | undefined;
     try {
       const modelId = request.model ?? options.model;
       const model = await route.modelsOf(modelId);
       const tools = toolsOf(request.tools);
-      const { prompt, done } = promptOf(route, request);
-      prompted = { done };
+      const prompt = promptOf(request);
       const call: LanguageModelV3CallOptions = {
         prompt,
         ...(tools ? { tools, toolChoice: { type: "auto" } } : {}),
@@ -218,7 +224,6 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     } finally {
       // Ended early (a consumer's break, an error, the finish): let the response go.
       reader?.cancel().catch(() => undefined);
-      prompted?.done();
     }
   }
 
@@ -228,7 +233,10 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
 
   const step = (request: ModelRequest): AsyncGenerator<ModelEvent> => {
     warming?.abort();
-    return runStep(realRoute, request, maxRetries, missingKey ? NO_API_KEY : undefined);
+    const refusal = missingKey ? NO_API_KEY : undefined;
+    if (!lean) return runStep(realRoute, request, maxRetries, refusal);
+    realChat ??= chatRoute({ apiKey, baseURL: chatBaseURL(), headers: options.headers, send: realSender });
+    return chatStep(realChat, request, chatOptions(maxRetries), refusal);
   };
 
   /** One step through the real provider and HTTP client against an in-memory answer (warm-up.ts). */
@@ -237,9 +245,19 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
       const controller = new AbortController();
       warming = controller;
       const frames = warmUpFrames(options.api, options.model);
-      const warmRoute = routeOn({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, send: nodeHttpSender({ createConnection: () => cannedConnection(frames) }) });
+      // The chat path through the keep-alive agent and a real socket (a private local one), as a real step goes.
+      const local = lean ? await warmUpSocket(frames) : undefined;
+      const send = nodeHttpSender(local !== undefined ? { agentConnection: local.connect } : { createConnection: () => cannedConnection(frames) });
+      const warmRequest = { ...warmUpRequest, signal: controller.signal };
+      const steps = lean
+        ? chatStep(chatRoute({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, headers: options.headers, send }), warmRequest, chatOptions(0))
+        : runStep(routeOn({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, send }), warmRequest, 0);
       let last: ModelEvent | undefined;
-      for await (const event of runStep(warmRoute, { ...warmUpRequest, signal: controller.signal }, 0)) last = event;
+      try {
+        for await (const event of steps) last = event;
+      } finally {
+        local?.close();
+      }
       warming = undefined;
       if (last?.type === "finish") return "warmed";
       return controller.signal.aborted ? "stopped" : `failed: ${last?.type === "error" ? last.error.message : "no finish"}`;

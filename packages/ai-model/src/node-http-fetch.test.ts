@@ -60,6 +60,26 @@ describe("nodeHttpFetch", () => {
     expect(seen[0]?.headers["accept-encoding"]).toBeUndefined();
   });
 
+  it("a body cancelled at once, its bytes already read from the socket, drops them quietly", async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "x".repeat(100_000) } }));
+    });
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown): void => void uncaught.push(error);
+    process.on("uncaughtException", onUncaught);
+    try {
+      for (let i = 0; i < 5; i++) {
+        const response = await nodeHttpFetch()(`${url}/v1/chat`, { method: "POST", body: "{}" });
+        await response.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      process.off("uncaughtException", onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+  });
+
   it("writes a body given as several byte chunks in order (the sender)", async () => {
     const { url, seen } = await serve((_req, res) => res.end("ok"));
     const parts = ["{\"a\":", "[1,2,", "3]}"].map((p) => Buffer.from(p));

@@ -24,6 +24,8 @@ export type NodeHttpFetchOptions = {
   readonly bodyTimeoutMs?: number;
   /** Each request's connection, instead of a socket (an in-memory server); no keep-alive then. */
   readonly createConnection?: (url: URL) => Duplex;
+  /** The connections the keep-alive agents open, instead of sockets to the URL's host (the warm-up's local socket). */
+  readonly agentConnection?: () => Duplex;
   /** What this fetch does not handle goes there (default: Node's own fetch). */
   readonly fallback?: typeof fetch;
 };
@@ -118,6 +120,8 @@ const bodyStream = (source: Readable, res: IncomingMessage, signal: AbortSignal 
       check();
       signal?.addEventListener("abort", onAbort, { once: true });
       source.on("data", (chunk: Buffer) => {
+        // Chunks already read from the socket still come after a cancel or a failure: dropped.
+        if (done) return;
         received++;
         controller.enqueue(chunk);
         if ((controller.desiredSize ?? 1) <= 0) source.pause();
@@ -152,8 +156,15 @@ export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): HttpSender =
   // One keep-alive pool per scheme, made on first use (node:https loads TLS).
   let plain: HttpAgent | undefined;
   let secured: HttpsAgent | undefined;
+  const agentConnection = options.agentConnection;
+  const withConnection = <A extends HttpAgent>(agent: A): A => {
+    if (agentConnection !== undefined) (agent as unknown as { createConnection: () => Duplex }).createConnection = agentConnection;
+    return agent;
+  };
   const agentFor = (secure: boolean): HttpAgent =>
-    secure ? (secured ??= new HttpsAgent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS })) : (plain ??= new HttpAgent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS }));
+    secure
+      ? (secured ??= withConnection(new HttpsAgent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS })))
+      : (plain ??= withConnection(new HttpAgent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS })));
 
   /** One exchange, no redirects: resolves with the response message once its headers arrived. */
   const exchange = (request: HttpRequest, fresh: boolean): Promise<IncomingMessage> =>
@@ -168,7 +179,7 @@ export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): HttpSender =
       const settings: RequestOptions = {
         method: request.method,
         headers,
-        ...(connect ? { createConnection: () => connect(url) } : { agent: fresh ? false : agentFor(secure) }),
+        ...(connect ? { createConnection: () => connect(url) } : { agent: fresh && agentConnection === undefined ? false : agentFor(secure) }),
       };
       let req: ClientRequest;
       let settled = false;

@@ -1,25 +1,19 @@
 /**
- * Where a model step goes: the provider's models (`@ai-sdk/openai`, imported on the first step) on a
- * fetch, and the prompt the provider is given. For the chat API on our own HTTP client, the history is
- * written from bytes kept between steps (chat-history-bytes.ts) and spliced into the request in place
- * of a placeholder message (history-splice.ts); otherwise the prompt is converted whole
+ * Where a provider step goes (the Responses API, or an embedder's own `fetch`; the chat API on our own
+ * HTTP client goes through chat-step.ts instead): the provider's models (`@ai-sdk/openai`, imported on
+ * the first step) on a fetch, and the prompt the provider is given, converted whole
  * (to-provider-prompt.ts).
  */
 import type { ModelRequest } from "@mm/core";
 import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
-import { chatHistoryBytes, systemTextOf } from "./chat-history-bytes.js";
-import { historySplice, placeholderPrompt } from "./history-splice.js";
 import { fetchOn, type HttpSender } from "./node-http-fetch.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
 
 type ProviderModel = LanguageModelV3;
 type ModelsOf = (id: string) => Promise<ProviderModel>;
 
-/** The provider's models a step goes to, and how its history is written (kept bytes, for the chat API on our HTTP client). */
-export type Route = {
-  readonly modelsOf: ModelsOf;
-  readonly kept?: { readonly history: ReturnType<typeof chatHistoryBytes>; readonly hold: ReturnType<typeof historySplice>["hold"] };
-};
+/** The provider's models a step goes to. */
+export type Route = { readonly modelsOf: ModelsOf };
 
 /** The server a route talks to, and how: a `fetch`, or our HTTP client's sender. */
 export type RouteSettings = { readonly apiKey: string; readonly baseURL?: string | undefined } & ({ readonly fetch: typeof fetch } | { readonly send: HttpSender });
@@ -56,28 +50,15 @@ export const providerRoutes = (options: { readonly api: "chat" | "responses"; re
     };
   };
 
-  /** The route on `settings`: kept history bytes only for the chat API on our own HTTP client. */
+  /** The route on `settings`. */
   const routeOn = (settings: RouteSettings): Route => {
     const { apiKey, baseURL } = settings;
-    if ("fetch" in settings) return { modelsOf: providerModels({ apiKey, baseURL, fetch: settings.fetch }) };
-    if (options.api !== "chat") return { modelsOf: providerModels({ apiKey, baseURL, fetch: fetchOn(settings.send) }) };
-    const splice = historySplice(settings.send);
-    return { modelsOf: providerModels({ apiKey, baseURL, fetch: splice.fetch }), kept: { history: chatHistoryBytes(), hold: splice.hold } };
+    return { modelsOf: providerModels({ apiKey, baseURL, fetch: "fetch" in settings ? settings.fetch : fetchOn(settings.send) }) };
   };
 
-  /** The provider's prompt of a step; with kept history bytes, a placeholder for them (held until `done`). */
-  const promptOf = (route: Route, request: ModelRequest): { readonly prompt: LanguageModelV3Prompt; readonly done: () => void } => {
-    if (route.kept === undefined) return { prompt: toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses" }), done: () => undefined };
-    const history = route.kept.history.encode(request.messages);
-    const held = route.kept.hold(history.bytes);
-    return {
-      prompt: placeholderPrompt(systemTextOf(request.system, request.messages), held.placeholder),
-      done: () => {
-        held.done();
-        history.release();
-      },
-    };
-  };
+  /** The provider's prompt of a step, converted whole. */
+  const promptOf = (request: ModelRequest): LanguageModelV3Prompt =>
+    toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses" });
 
   return { routeOn, promptOf };
 };

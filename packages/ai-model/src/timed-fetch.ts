@@ -36,7 +36,7 @@ export const timedFetch = (inner: typeof fetch, debug: (line: string) => void, n
 
 /**
  * The same for requests sent as bytes (node-http-fetch.ts): the size is that of the bytes that leave,
- * a spliced history included (history-splice.ts), not that of the body the provider wrote.
+ * the kept history bytes included (chat-request.ts).
  */
 export const timedSender = (inner: HttpSender, debug: (line: string) => void, now: () => number = () => performance.now()): HttpSender =>
   (request) => {

@@ -1,8 +1,12 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { ModelEvent } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeServerKeeper, text } from "../../fake-openai/src/index.js";
 import { aiSdkModel } from "./ai-sdk-model.js";
+import { nodeHttpSender } from "./node-http-fetch.js";
 import { cannedConnection, warmUpFrames } from "./warm-up.js";
+import { warmUpSocket } from "./warm-up-socket.js";
 
 const servers = fakeServerKeeper();
 afterEach(servers.close);
@@ -49,5 +53,27 @@ describe("the warm-up step", () => {
     expect(received[0]).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: text\/event-stream\r\ntransfer-encoding: chunked\r\n/);
     expect(received.slice(1)).toEqual(["9\r\ndata: a\n\n\r\n", "a\r\ndata: é\n\n\r\n", "0\r\n\r\n"]);
     expect(warmUpFrames("chat", "m").at(-1)).toBe("data: [DONE]\n\n");
+  });
+
+  it("the local socket serves the frames through the keep-alive agent, twice on one connection, and leaves nothing behind", async () => {
+    const local = await warmUpSocket(["data: a\n\n", "data: é\n\n"]);
+    expect(local).toBeDefined();
+    expect(existsSync(local!.path)).toBe(true);
+    let opened = 0;
+    const send = nodeHttpSender({
+      agentConnection: () => {
+        opened++;
+        return local!.connect();
+      },
+    });
+    const request = { url: new URL("http://warm-up.invalid/v1/chat/completions"), method: "POST", headers: {}, body: [Buffer.from("{}")] };
+    for (let i = 0; i < 2; i++) {
+      const response = await send(request);
+      expect(response.headers.get("content-type")).toBe("text/event-stream");
+      expect(await response.text()).toBe("data: a\n\ndata: é\n\n");
+    }
+    expect(opened).toBe(1);
+    expect(existsSync(dirname(local!.path))).toBe(false);
+    local!.close();
   });
 });

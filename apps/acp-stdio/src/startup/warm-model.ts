@@ -1,8 +1,8 @@
 /**
- * The model warmed up once the first session exists, in the idle time before the first prompt: the
- * AI provider file (dist/cjs/ai-provider-*.cjs) loaded and one step run through it and the HTTP client
- * against an in-memory canned answer (@mm/ai-model's `warmUp`), so the first turn does not compile
- * them. The first real step stops a warm-up still running rather than wait for it.
+ * The model warmed up once the first session exists, in the idle time before the first prompt: one
+ * step run through the model's request path (the chat API's own, or for the Responses API the AI
+ * provider file, dist/cjs/ai-provider-*.cjs) and the HTTP client against a canned answer served in
+ * this process (@mm/ai-model's `warmUp`), so the first turn does not compile them. The first real step stops a warm-up still running rather than wait for it.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 

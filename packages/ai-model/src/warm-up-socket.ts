@@ -1,0 +1,80 @@
+/**
+ * A private local socket for the warm-up step, so that it runs the HTTP client's whole connection
+ * path (the keep-alive agent's `addRequest`, a real `net.Socket` connecting and being read, the
+ * agent's bookkeeping of a kept connection) that the first real request otherwise runs cold: a Unix
+ * domain socket in a fresh 0700 temporary directory, served by this process, answering what is
+ * written to it with the canned frames (one per event-loop turn, keep-alive). Nothing goes on the
+ * network; the directory is removed as soon as the agent's connection is made.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, connect, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const HEAD = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
+const chunked = (frame: string): string => `${Buffer.byteLength(frame).toString(16)}\r\n${frame}\r\n`;
+
+/** Where to connect, and how to take it all down. */
+export type WarmUpSocket = { readonly path: string; readonly connect: () => Socket; readonly close: () => void };
+
+/** Answers each request on `socket` with `frames` as a chunked 200 event stream, keeping the connection. */
+const answer = (socket: Socket, frames: readonly string[]): void => {
+  let busy = false;
+  socket.on("data", () => {
+    if (busy) return;
+    busy = true;
+    socket.write(HEAD);
+    let next = 0;
+    const push = (): void => {
+      if (socket.destroyed) return;
+      if (next < frames.length) {
+        socket.write(chunked(frames[next++]!));
+        setImmediate(push);
+        return;
+      }
+      socket.write("0\r\n\r\n");
+      busy = false;
+    };
+    setImmediate(push);
+  });
+  socket.on("error", () => undefined);
+};
+
+/** The socket serving `frames`, or undefined where one cannot be made (then the warm-up stays in memory). */
+export const warmUpSocket = async (frames: readonly string[]): Promise<WarmUpSocket | undefined> => {
+  let dir: string | undefined;
+  let server: Server | undefined;
+  const open = new Set<Socket>();
+  /** The directory goes as soon as a connection is made (the socket works on without its path), or when the process exits. */
+  const removeDir = (): void => {
+    process.off("exit", removeDir);
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  };
+  const close = (): void => {
+    for (const socket of open) socket.destroy();
+    server?.close();
+    removeDir();
+  };
+  try {
+    dir = mkdtempSync(join(tmpdir(), "mm-warm-up-"));
+    process.once("exit", removeDir);
+    const path = join(dir, "s");
+    const listening = createServer((socket) => {
+      removeDir();
+      open.add(socket);
+      socket.once("close", () => open.delete(socket));
+      answer(socket, frames);
+    });
+    server = listening;
+    await new Promise<void>((resolve, reject) => {
+      listening.once("error", reject);
+      listening.listen(path, () => resolve());
+    });
+    listening.unref();
+    return { path, connect: () => connect(path), close };
+  } catch {
+    close();
+    return undefined;
+  }
+};
