@@ -2,10 +2,14 @@
  * A private local socket for the warm-up step, so that it runs the HTTP client's whole connection
  * path (the keep-alive agent's `addRequest`, a real `net.Socket` connecting and being read, the
  * agent's bookkeeping of a kept connection) that the first real request otherwise runs cold: a Unix
- * domain socket in a fresh 0700 temporary directory, served by this process, answering what is
- * written to it with the canned frames (one per event-loop turn, keep-alive). Nothing goes on the
- * network; the directory is removed as soon as the agent's connection is made.
+ * domain socket served by this process, answering what is written to it with the canned frames (one
+ * per event-loop turn, keep-alive). Nothing goes on the network. On Linux the socket is an abstract
+ * one (a random name, no file: nothing is left behind even by a process killed during its warm-up);
+ * elsewhere it is a file in a fresh 0700 temporary directory, removed as soon as the agent's
+ * connection is made. Whoever else connects gets the canned frames, nothing more; the name cannot
+ * be taken from under us (a name in use fails the listen, and the warm-up then stays in memory).
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -41,7 +45,7 @@ const answer = (socket: Socket, frames: readonly string[]): void => {
 };
 
 /** The socket serving `frames`, or undefined where one cannot be made (then the warm-up stays in memory). */
-export const warmUpSocket = async (frames: readonly string[]): Promise<WarmUpSocket | undefined> => {
+export const warmUpSocket = async (frames: readonly string[], platform: NodeJS.Platform = process.platform): Promise<WarmUpSocket | undefined> => {
   let dir: string | undefined;
   let server: Server | undefined;
   const open = new Set<Socket>();
@@ -57,9 +61,13 @@ export const warmUpSocket = async (frames: readonly string[]): Promise<WarmUpSoc
     removeDir();
   };
   try {
-    dir = mkdtempSync(join(tmpdir(), "mm-warm-up-"));
-    process.once("exit", removeDir);
-    const path = join(dir, "s");
+    let path: string;
+    if (platform === "linux") path = `\0mm-warm-up-${process.pid}-${randomBytes(8).toString("hex")}`;
+    else {
+      dir = mkdtempSync(join(tmpdir(), "mm-warm-up-"));
+      process.once("exit", removeDir);
+      path = join(dir, "s");
+    }
     const listening = createServer((socket) => {
       removeDir();
       open.add(socket);
