@@ -119,7 +119,8 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
   const debug = options.debug;
   /** mm's own chat path: the chat API on our HTTP client (an embedder's `fetch` goes through the provider). */
   const lean = options.api === "chat" && options.fetch === undefined;
-  const realSender = debug !== undefined ? timedSender(nodeHttpSender(), debug) : nodeHttpSender();
+  const httpSender = nodeHttpSender();
+  const realSender = debug !== undefined ? timedSender(httpSender, debug) : httpSender;
   const realRoute = routeOn({
     apiKey,
     baseURL: options.baseURL,
@@ -259,7 +260,11 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
         local?.close();
       }
       warming = undefined;
-      if (last?.type === "finish") return "warmed";
+      if (last?.type === "finish") {
+        // The first real step's connection, opened in the same idle time (not for an embedder's fetch, nor without a key).
+        if (options.fetch === undefined && !missingKey && URL.canParse(chatBaseURL())) httpSender.preconnect(new URL(chatBaseURL()));
+        return "warmed";
+      }
       return controller.signal.aborted ? "stopped" : `failed: ${last?.type === "error" ? last.error.message : "no finish"}`;
     })());
 

@@ -231,3 +231,78 @@ describe("nodeHttpFetch", () => {
     expect(calls).toHaveLength(3);
   });
 });
+
+describe("nodeHttpSender's preconnect", () => {
+  const counting = async (handler: Handler) => {
+    const served = await serve(handler);
+    const connections: Socket[] = [];
+    served.server.on("connection", (socket: Socket) => connections.push(socket));
+    return { ...served, connections };
+  };
+  const ok: Handler = (_req, res) => res.end("ok");
+  const until = async (check: () => boolean): Promise<void> => {
+    for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+  const post = (url: string) => ({ url: new URL(`${url}/v1/chat/completions`), method: "POST", headers: {}, body: [Buffer.from("{}")] });
+
+  it("opens the connection ahead, sends nothing on it, and the first request goes on it", async () => {
+    const { url, seen, connections } = await counting(ok);
+    const send = nodeHttpSender();
+    send.preconnect(new URL(`${url}/v1`));
+    send.preconnect(new URL(`${url}/v1`));
+    await until(() => connections.length > 0);
+    expect(connections).toHaveLength(1);
+    expect(seen).toHaveLength(0);
+    expect(await (await send(post(url))).text()).toBe("ok");
+    expect(await (await send(post(url))).text()).toBe("ok");
+    expect(connections).toHaveLength(1);
+    expect(seen.map((s) => s.socket)).toEqual([connections[0], connections[0]]);
+  });
+
+  it("a connection the server closed meanwhile is not used: the request connects anew", async () => {
+    const { url, seen, connections } = await counting(ok);
+    const send = nodeHttpSender();
+    send.preconnect(new URL(url));
+    await until(() => connections.length > 0);
+    connections[0]!.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await (await send(post(url))).text()).toBe("ok");
+    expect(connections).toHaveLength(2);
+    expect(seen[0]?.socket).toBe(connections[1]);
+  });
+
+  it("a connection closed as the request goes out on it is retried once on a new one", async () => {
+    const { url, seen, connections } = await counting(ok);
+    const send = nodeHttpSender();
+    send.preconnect(new URL(url));
+    await until(() => connections.length > 0);
+    // The server resets the connection the moment the request's bytes arrive on it.
+    connections[0]!.once("data", () => connections[0]!.resetAndDestroy());
+    expect(await (await send(post(url))).text()).toBe("ok");
+    expect(connections).toHaveLength(2);
+    expect(seen.at(-1)?.socket).toBe(connections[1]);
+  });
+
+  it("nothing listening: the preconnect fails quietly and the request fails as it would have", async () => {
+    const { url, server } = await serve(ok);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    servers.length = 0;
+    const send = nodeHttpSender();
+    send.preconnect(new URL(url));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const failure = await send(post(url)).catch((error: unknown) => error);
+    expect(causeOf(failure).code).toBe("ECONNREFUSED");
+  });
+
+  it("a spare for another server is not used", async () => {
+    const one = await counting(ok);
+    const two = await counting(ok);
+    const send = nodeHttpSender();
+    send.preconnect(new URL(one.url));
+    await until(() => one.connections.length > 0);
+    expect(await (await send(post(two.url))).text()).toBe("ok");
+    expect(two.connections).toHaveLength(1);
+    expect(one.seen).toHaveLength(0);
+  });
+});

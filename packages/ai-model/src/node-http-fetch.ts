@@ -13,6 +13,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { isIP, type Socket } from "node:net";
 import type { Duplex, Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
@@ -42,7 +43,19 @@ export type HttpRequest = {
 /** Sends a request whose body is already bytes; resolves with the response (redirects followed). */
 export type HttpSender = (request: HttpRequest) => Promise<Response>;
 
+/** {@link nodeHttpSender}'s sender, which can also open the connection of a first request ahead of it. */
+export type NodeHttpSender = HttpSender & {
+  /**
+   * Opens a connection to `url`'s server in idle time (TCP, and TLS for https), kept for the next
+   * request to that server for up to 30 s or until the server closes it: the first request then skips
+   * the connect and the handshake. Nothing is sent on it until a request is. Never throws.
+   */
+  readonly preconnect: (url: URL) => void;
+};
+
 const UNDICI_TIMEOUT_MS = 300_000;
+/** How long a connection opened ahead of a request waits for it. */
+const SPARE_MS = 30_000;
 const KEEP_ALIVE_IDLE_MS = 4_000;
 const MAX_REDIRECTS = 20;
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
@@ -150,21 +163,24 @@ const bodyStream = (source: Readable, res: IncomingMessage, signal: AbortSignal 
 };
 
 /** The sender behind {@link nodeHttpFetch} (see the module comment). */
-export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): HttpSender => {
+export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): NodeHttpSender => {
   const headersTimeoutMs = options.headersTimeoutMs ?? UNDICI_TIMEOUT_MS;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? UNDICI_TIMEOUT_MS;
   // One keep-alive pool per scheme, made on first use (node:https loads TLS).
   let plain: HttpAgent | undefined;
   let secured: HttpsAgent | undefined;
   const agentConnection = options.agentConnection;
-  const withConnection = <A extends HttpAgent>(agent: A): A => {
-    if (agentConnection !== undefined) (agent as unknown as { createConnection: () => Duplex }).createConnection = agentConnection;
+  const spares = spareConnections();
+  const withConnection = <A extends HttpAgent>(agent: A, secure: boolean): A => {
+    const settable = agent as unknown as { createConnection: (options: ConnectOptions, done?: unknown) => Duplex };
+    if (agentConnection !== undefined) settable.createConnection = agentConnection;
+    else settable.createConnection = spares.offering(secure, settable.createConnection.bind(agent));
     return agent;
   };
   const agentFor = (secure: boolean): HttpAgent =>
     secure
-      ? (secured ??= withConnection(new HttpsAgent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS })))
-      : (plain ??= withConnection(new HttpAgent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS })));
+      ? (secured ??= withConnection(new HttpsAgent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS }), true))
+      : (plain ??= withConnection(new HttpAgent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS }), false));
 
   /** One exchange, no redirects: resolves with the response message once its headers arrived. */
   const exchange = (request: HttpRequest, fresh: boolean): Promise<IncomingMessage> =>
@@ -206,11 +222,16 @@ export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): HttpSender =
         else res.destroy();
       });
       // The agent's idle timeout is for kept connections; a request's own stays untimed (no timer per chunk).
-      req.once("socket", (socket) => socket.setTimeout?.(0));
+      let socket: Duplex | undefined;
+      req.once("socket", (s) => {
+        socket = s;
+        s.setTimeout?.(0);
+      });
       req.on("error", (error: Error & { code?: string }) => {
         if (!settle()) return;
-        // A kept-alive connection the server had closed: tried once more on a new one.
-        if (req.reusedSocket && !fresh && (error.code === "ECONNRESET" || error.code === "EPIPE") && !signal?.aborted) {
+        // A kept-alive connection (or one opened ahead) the server had closed: tried once more on a new one.
+        const kept = req.reusedSocket || (socket !== undefined && spares.handedOut(socket));
+        if (kept && !fresh && (error.code === "ECONNRESET" || error.code === "EPIPE") && !signal?.aborted) {
           exchange(request, true).then(resolve, reject);
           return;
         }
@@ -242,7 +263,87 @@ export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): HttpSender =
       return responseOf(res, current, bodyTimeoutMs);
     }
   };
-  return send;
+  const preconnect = (url: URL): void => {
+    if (agentConnection !== undefined || options.createConnection !== undefined) return;
+    const secure = url.protocol === "https:";
+    if (!secure && url.protocol !== "http:") return;
+    // Made through the agent, so its connection goes through the same `createConnection` it offers spares from.
+    agentFor(secure);
+    spares.open(secure, url);
+  };
+  return Object.assign(send, { preconnect });
+};
+
+/** What an agent's `createConnection` is given (the fields used here). */
+type ConnectOptions = { readonly host?: string | null; readonly port?: number | string | null; readonly servername?: string };
+
+/**
+ * The connection opened ahead of a request, at most one: offered to the agent when it connects to
+ * the same server, dropped when the server closes it, when it fails, or after {@link SPARE_MS}.
+ */
+const spareConnections = () => {
+  let spare: { readonly key: string; readonly socket: Socket; readonly drop: () => void } | undefined;
+  const given = new WeakSet<object>();
+  const connectors = new Map<boolean, (options: ConnectOptions) => Duplex>();
+  const keyOf = (secure: boolean, host: string | null | undefined, port: number | string | null | undefined): string =>
+    `${secure ? "https" : "http"}://${host ?? "localhost"}:${Number(port ?? (secure ? 443 : 80))}`;
+
+  const take = (key: string): Socket | undefined => {
+    const found = spare;
+    if (found === undefined || found.key !== key || found.socket.destroyed || !found.socket.writable) return undefined;
+    spare = undefined;
+    found.drop();
+    found.socket.ref();
+    given.add(found.socket);
+    return found.socket;
+  };
+
+  return {
+    /** An agent's `createConnection` that hands out the spare for its server, else connects as `connect` does. */
+    offering: (secure: boolean, connect: (options: ConnectOptions, done?: unknown) => Duplex) => {
+      connectors.set(secure, connect);
+      return (options: ConnectOptions, done?: unknown): Duplex => take(keyOf(secure, options.host, options.port)) ?? connect(options, done);
+    },
+    /** Opens the spare for `url`'s server (replacing another server's); a failure only drops it. */
+    open: (secure: boolean, url: URL): void => {
+      const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+      const key = keyOf(secure, host, url.port || undefined);
+      if (spare?.key === key) return;
+      spare?.socket.destroy();
+      spare = undefined;
+      const connect = connectors.get(secure);
+      try {
+        const socket = (connect ?? (() => undefined))({ host, port: Number(url.port || (secure ? 443 : 80)), ...(secure && isIP(host) === 0 ? { servername: host } : {}) }) as Socket | undefined;
+        if (socket === undefined) return;
+        const gone = (): void => {
+          if (spare?.socket !== socket) return;
+          spare.drop();
+          spare = undefined;
+          socket.destroy();
+        };
+        const timer = setTimeout(gone, SPARE_MS);
+        timer.unref();
+        socket.on("error", gone);
+        socket.on("end", gone);
+        socket.on("close", gone);
+        socket.unref();
+        spare = {
+          key,
+          socket,
+          drop: () => {
+            clearTimeout(timer);
+            socket.off("error", gone);
+            socket.off("end", gone);
+            socket.off("close", gone);
+          },
+        };
+      } catch {
+        spare = undefined;
+      }
+    },
+    /** Whether `socket` was a spare handed to a request (its failure is retried as a kept connection's is). */
+    handedOut: (socket: object): boolean => given.has(socket),
+  };
 };
 
 /** The request a redirect asks for: a GET without body after 303 (or 301/302 of a POST), the same otherwise. */
