@@ -2,7 +2,8 @@
  * The stdio transport of an MCP server, in its own process group: newline-delimited JSON-RPC on its
  * stdin/stdout, the tail of its stderr kept for the log. Closing it ends stdin, then sends TERM to the
  * whole group, then KILL: an `npx` wrapper's children go too (the official transport signals the direct
- * child only and leaves them running).
+ * child only and leaves them running). A write the dead server's pipe refuses (EPIPE) waits for its exit
+ * and its last stderr, and fails with that exit: why it stopped, not how the pipe broke.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
@@ -11,6 +12,10 @@ const STDERR_TAIL_BYTES = 4096;
 const STDIN_GRACE_MS = 300;
 const TERM_GRACE_MS = 1000;
 const STDERR_GRACE_MS = 200;
+/** Longest wait, after a write to a broken pipe, for the server's exit. */
+const EXIT_WAIT_MS = 1000;
+/** The write errors of a server that is gone (or going). */
+const BROKEN_PIPE = new Set(["EPIPE", "ECONNRESET", "ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]);
 
 export type GroupStdioOptions = {
   readonly command: string;
@@ -49,12 +54,19 @@ export class GroupStdioTransport implements Transport {
   private stderrTail = "";
   private stderrEnded: Promise<void> = Promise.resolve();
   private closing = false;
+  private closed: Promise<void> | undefined;
+  private exit: string | undefined;
 
   constructor(private readonly options: GroupStdioOptions) {}
 
   /** The last few KiB the server wrote on stderr. */
   stderr(): string {
     return this.stderrTail;
+  }
+
+  /** How the server ended by itself ("exited with code 1"), once it has; not set by `close`. */
+  exitReason(): string | undefined {
+    return this.exit;
   }
 
   /** The process id (and group id) of the server, once started. */
@@ -98,7 +110,8 @@ export class GroupStdioTransport implements Transport {
       child.once("error", reject);
     });
     child.on("error", (error) => this.onerror?.(error));
-    child.once("exit", () => {
+    child.once("exit", (code, signal) => {
+      if (!this.closing) this.exit = signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
       signalGroup(child, "SIGKILL");
       this.onclose?.();
     });
@@ -107,13 +120,27 @@ export class GroupStdioTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (stdin === undefined || stdin === null || stdin.destroyed) throw new Error("the MCP server is not running");
-    await new Promise<void>((resolve, reject) => stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve())));
+    const failed = await new Promise<Error | undefined>((resolve) => stdin.write(`${JSON.stringify(message)}\n`, (error) => resolve(error ?? undefined)));
+    if (failed !== undefined) throw await this.whyWriteFailed(failed);
   }
 
-  /** Ends stdin, then TERM to the group, then KILL; resolves once the server is gone. */
-  async close(): Promise<void> {
+  /** A broken pipe means the server is gone or going: its exit (and last stderr) says why, when it comes in time. */
+  private async whyWriteFailed(error: Error): Promise<Error> {
     const child = this.child;
-    if (child === undefined || this.closing) return;
+    if (child === undefined || !BROKEN_PIPE.has((error as NodeJS.ErrnoException).code ?? "")) return error;
+    if (!(await exited(child, EXIT_WAIT_MS)) || this.exit === undefined) return error;
+    await Promise.race([this.stderrEnded, new Promise((resolve) => setTimeout(resolve, STDERR_GRACE_MS))]);
+    return new Error(`the server ${this.exit}`, { cause: error });
+  }
+
+  /** Ends stdin, then TERM to the group, then KILL; resolves once the server is gone (every caller waits for the same end). */
+  close(): Promise<void> {
+    if (this.child === undefined) return Promise.resolve();
+    this.closed ??= this.closeOnce(this.child);
+    return this.closed;
+  }
+
+  private async closeOnce(child: ChildProcess): Promise<void> {
     this.closing = true;
     child.stdin?.end();
     if (!(await exited(child, STDIN_GRACE_MS))) {

@@ -70,7 +70,7 @@ describe("connectMcpServer", () => {
 
   it("fails to start with one line holding the last line of the server's stderr", async () => {
     const failed = await connectMcpServer(stdio("--fail-start"), options);
-    expect(failed._unsafeUnwrapErr()).toMatch(/TEST_TOKEN is not set/);
+    expect(failed._unsafeUnwrapErr()).toMatch(/^the server exited with code 1 \(stderr: .*TEST_TOKEN is not set\)$/);
   });
 
   it("closes the whole process group of a stdio server, children included", async () => {

@@ -84,7 +84,9 @@ const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise
     closing = true;
     await transport.close().catch(() => undefined);
     const tail = stderr().trim();
-    throw new Error(`${oneLine(error)}${tail !== "" ? ` (stderr: ${tail.split("\n").at(-1)!.slice(0, 200)})` : ""}`);
+    // A server that ended by itself says why (its exit), whichever of the exit or a broken pipe came first.
+    const exit = transport instanceof GroupStdioTransport ? transport.exitReason() : undefined;
+    throw new Error(`${exit !== undefined ? `the server ${exit}` : oneLine(error)}${tail !== "" ? ` (stderr: ${tail.split("\n").at(-1)!.slice(0, 200)})` : ""}`);
   }
 };
 
