@@ -89,7 +89,7 @@ export const longHistory = async (workspace: Workspace, server: FakeOpenAI): Pro
     try {
       await child.request("initialize", INITIALIZE);
       const { sessionId } = (await child.request("session/new", { cwd: workspace.project, mcpServers: [] })) as { sessionId: string };
-      await timedTurn(child, server, sessionId); // loads the AI SDK
+      await timedTurn(child, server, sessionId); // the first turn: cold code
       tiny.push(await timedTurn(child, server, sessionId));
       for (const file of files) {
         copyFileSync(file.pristine, join(workspace.sessionsDir, `${file.id}.json`));

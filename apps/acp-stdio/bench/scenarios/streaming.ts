@@ -4,7 +4,7 @@
  * through the agent and the client) and the agent's CPU per chunk (/proc utime+stime over the turn,
  * all threads), against a plain Node client reading the same stream from the same server with fetch
  * (SSE split into lines, each `data:` frame JSON-parsed, its delta taken). One agent process serves
- * every run; its first turn (which also loads the AI SDK) is reported apart as the cold turn.
+ * every run; its first turn (cold code) is reported apart as the cold turn.
  */
 import type { FakeOpenAI } from "@mm/fake-openai";
 import { floodText } from "@mm/fake-openai";
@@ -126,7 +126,7 @@ export const streaming = async (workspace: Workspace, server: FakeOpenAI): Promi
     }),
     row({
       id: "streaming.cold-turn",
-      figure: "first streaming turn (loads the AI SDK)",
+      figure: "first streaming turn of a process",
       unit: "ms",
       samples: [cold],
       baseline: { label: "warm turn", samples: [median(turnTimes)] },
