@@ -14,9 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-const HEAD = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
-const chunked = (frame: string): string => `${Buffer.byteLength(frame).toString(16)}\r\n${frame}\r\n`;
+import { answerWithFrames } from "./warm-up.js";
 
 /** Where to connect, and how to take it all down. */
 export type WarmUpSocket = { readonly path: string; readonly connect: () => Socket; readonly close: () => void };
@@ -27,19 +25,7 @@ const answer = (socket: Socket, frames: readonly string[]): void => {
   socket.on("data", () => {
     if (busy) return;
     busy = true;
-    socket.write(HEAD);
-    let next = 0;
-    const push = (): void => {
-      if (socket.destroyed) return;
-      if (next < frames.length) {
-        socket.write(chunked(frames[next++]!));
-        setImmediate(push);
-        return;
-      }
-      socket.write("0\r\n\r\n");
-      busy = false;
-    };
-    setImmediate(push);
+    answerWithFrames({ write: (text) => socket.write(text), gone: () => socket.destroyed, done: () => (busy = false) }, frames, true);
   });
   socket.on("error", () => undefined);
 };

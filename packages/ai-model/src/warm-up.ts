@@ -76,8 +76,30 @@ const responsesFrames = (model: string): string[] => {
 /** The canned answer's frames for `api`. */
 export const warmUpFrames = (api: WarmUpApi, model: string): string[] => (api === "chat" ? chatFrames(model) : responsesFrames(model));
 
-const HEAD = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n";
+const head = (keepAlive: boolean): string =>
+  `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n${keepAlive ? "" : "connection: close\r\n"}\r\n`;
 const chunked = (frame: string): string => `${Buffer.byteLength(frame).toString(16)}\r\n${frame}\r\n`;
+
+/**
+ * Writes a 200 event stream of `frames` (chunked; `connection: close` unless `keepAlive`) through
+ * `write`: the head at once, then one frame per event-loop turn, then the last chunk and `done`.
+ * Stops where `gone` says the connection went.
+ */
+export const answerWithFrames = (out: { readonly write: (text: string) => void; readonly gone: () => boolean; readonly done: () => void }, frames: readonly string[], keepAlive: boolean): void => {
+  out.write(head(keepAlive));
+  let next = 0;
+  const push = (): void => {
+    if (out.gone()) return;
+    if (next < frames.length) {
+      out.write(chunked(frames[next++]!));
+      setImmediate(push);
+      return;
+    }
+    out.write("0\r\n\r\n");
+    out.done();
+  };
+  setImmediate(push);
+};
 
 /**
  * An in-memory connection: whatever is written to it is taken as one request, answered (on the next
@@ -87,19 +109,7 @@ export const cannedConnection = (frames: readonly string[]): Duplex => {
   let answered = false;
   const answer = (): void => {
     if (socket.destroyed) return;
-    socket.push(HEAD);
-    let next = 0;
-    const push = (): void => {
-      if (socket.destroyed) return;
-      if (next < frames.length) {
-        socket.push(chunked(frames[next++]!));
-        setImmediate(push);
-        return;
-      }
-      socket.push("0\r\n\r\n");
-      socket.push(null);
-    };
-    setImmediate(push);
+    answerWithFrames({ write: (text) => socket.push(text), gone: () => socket.destroyed, done: () => socket.push(null) }, frames, false);
   };
   const received = (callback: () => void): void => {
     callback();
