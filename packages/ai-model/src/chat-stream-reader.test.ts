@@ -69,6 +69,22 @@ describe("chatStreamReader", () => {
     ]);
   });
 
+  it("tells calls sharing index 0 without ids apart as the AI SDK does: another name, or fresh arguments after whole ones", () => {
+    const inputs = (payloads: readonly string[]) =>
+      read(payloads).events.flatMap((e) => (e.type === "tool-call" ? [{ name: e.name, input: e.input }] : []));
+    expect(inputs([call(0, { name: "bash", arguments: '{"command":"ls"}' }), call(0, { name: "read_file", arguments: '{"path":"a"}' })])).toEqual([
+      { name: "bash", input: { command: "ls" } },
+      { name: "read_file", input: { path: "a" } },
+    ]);
+    // Blank ids (TGI-style `id: ""`), the same tool twice.
+    expect(inputs([call(0, { name: "bash", arguments: '{"command":"ls"}' }, ""), call(0, { name: "bash", arguments: '{"command":"pwd"}' }, "")])).toEqual([
+      { name: "bash", input: { command: "ls" } },
+      { name: "bash", input: { command: "pwd" } },
+    ]);
+    // The name repeated on every piece of one call: still one call.
+    expect(inputs([call(0, { name: "bash", arguments: '{"command":' }), call(0, { name: "bash", arguments: '"ls"}' })])).toEqual([{ name: "bash", input: { command: "ls" } }]);
+  });
+
   it("skips a new call with a blank name, and stops at one with no name at all", () => {
     expect(read([call(0, { name: " ", arguments: "{}" })]).events).toEqual([{ type: "finish", usage: {} }]);
     const { stop } = read([call(0, { arguments: "{}" })]);

@@ -38,6 +38,17 @@ export const parseInput = (text: string): unknown => {
 };
 
 const nonBlank = (value: string | null | undefined): string | undefined => (value != null && value.trim() !== "" ? value : undefined);
+/** Arguments that already parse as one JSON value (a call that is complete). */
+const isWholeJson = (text: string): boolean => {
+  if (text.trim() === "") return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const startsStructured = (value: string | null | undefined): boolean => {
   const first = value?.trimStart()[0];
   return first === "{" || first === "[";
@@ -72,8 +83,16 @@ export const chatStreamReader = () => {
     const name = nonBlank(rawName);
     const wireId = nonBlank(delta.id);
     const current = byIndex.get(delta.index);
-    // Another call at the same index (servers that number every call 0): a new id with a name of its own or fresh arguments.
-    const another = current !== undefined && wireId !== undefined && wireId !== current.wireId && name !== undefined && (name !== current.name || startsStructured(delta.function.arguments));
+    // Another call at the same index (servers that number every call 0), as the AI SDK's tracker tells
+    // them apart: with a new id, a name of its own or fresh arguments; without an id, another name, or
+    // fresh arguments after a call whose arguments are already whole.
+    const args = delta.function.arguments;
+    const another =
+      current !== undefined &&
+      name !== undefined &&
+      (wireId !== undefined && wireId !== current.wireId
+        ? name !== current.name || startsStructured(args)
+        : wireId === undefined && (name !== current.name || (startsStructured(args) && isWholeJson(current.args))));
     if (current !== undefined && !another) {
       if (delta.function.arguments != null) current.args += delta.function.arguments;
       return undefined;
