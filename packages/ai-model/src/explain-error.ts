@@ -142,6 +142,10 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
       : { kind: "network", message: `cannot reach the model server at ${baseURL}: ${network}${tries}` };
   }
   if (failure.name === "AI_LoadAPIKeyError") return { kind: "config", message: oneLine(failure.message) };
+  const code = (failure as { code?: unknown }).code;
+  if (code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") {
+    return { kind: "config", message: `a request header cannot be sent: ${oneLine(failure.message)} (look for a stray character, such as a trailing \\r, in the API key or the configured headers)` };
+  }
   return { kind: "bad-response", message: `the model server sent something mm cannot use: ${oneLine(failure.message)}` };
 };
 

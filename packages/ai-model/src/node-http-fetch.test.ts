@@ -306,3 +306,24 @@ describe("nodeHttpSender's preconnect", () => {
     expect(one.seen).toHaveLength(0);
   });
 });
+
+describe("a request Node refuses to make", () => {
+  it("rejects at once, is explained as a configuration problem, and leaves no timer behind to fail later", async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown): void => void uncaught.push(error);
+    process.on("uncaughtException", onUncaught);
+    try {
+      const send = nodeHttpSender({ headersTimeoutMs: 30 });
+      // An API key read from a file with CRLF line endings.
+      const failure = await send({ url: new URL("http://127.0.0.1:9/v1/chat/completions"), method: "POST", headers: { authorization: "Bearer sk-key\r" }, body: [] }).catch((error: unknown) => error);
+      expect((failure as { code?: string }).code).toBe("ERR_INVALID_CHAR");
+      const explained = explainError(failure, { baseURL: "http://127.0.0.1:9/v1", apiKey: "sk-key\r" });
+      expect(explained.kind).toBe("config");
+      expect(explained.message).toMatch(/^a request header cannot be sent: .*trailing \\r, in the API key/);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off("uncaughtException", onUncaught);
+    }
+  });
+});

@@ -217,10 +217,17 @@ export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): NodeHttpSend
         signal?.removeEventListener("abort", onAbort);
         return true;
       };
-      req = (secure ? httpsRequest : httpRequest)(url, settings, (res) => {
-        if (settle()) resolve(res);
-        else res.destroy();
-      });
+      try {
+        req = (secure ? httpsRequest : httpRequest)(url, settings, (res) => {
+          if (settle()) resolve(res);
+          else res.destroy();
+        });
+      } catch (error) {
+        // A request Node refuses to make (a header with a character it cannot send): no timer left behind.
+        settle();
+        reject(error);
+        return;
+      }
       // The agent's idle timeout is for kept connections; a request's own stays untimed (no timer per chunk).
       let socket: Duplex | undefined;
       req.once("socket", (s) => {
