@@ -295,6 +295,20 @@ describe("nodeHttpSender's preconnect", () => {
     expect(causeOf(failure).code).toBe("ECONNREFUSED");
   });
 
+  it("a connection the server spoke on before any request (a 408 before closing it) is not used", async () => {
+    const { url, seen, connections } = await counting(ok);
+    const send = nodeHttpSender();
+    send.preconnect(new URL(url));
+    await until(() => connections.length > 0);
+    connections[0]!.write("HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n\r\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const response = await send(post(url));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("ok");
+    expect(connections).toHaveLength(2);
+    expect(seen[0]?.socket).toBe(connections[1]);
+  });
+
   it("a spare for another server is not used", async () => {
     const one = await counting(ok);
     const two = await counting(ok);

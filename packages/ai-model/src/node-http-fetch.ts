@@ -174,7 +174,7 @@ export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): NodeHttpSend
   const withConnection = <A extends HttpAgent>(agent: A, secure: boolean): A => {
     const settable = agent as unknown as { createConnection: (options: ConnectOptions, done?: unknown) => Duplex };
     if (agentConnection !== undefined) settable.createConnection = agentConnection;
-    else settable.createConnection = spares.offering(secure, settable.createConnection.bind(agent));
+    else settable.createConnection = spares.offering(secure, settable.createConnection.bind(agent), (agent as unknown as { options: Record<string, unknown> }).options);
     return agent;
   };
   const agentFor = (secure: boolean): HttpAgent =>
@@ -291,15 +291,20 @@ type ConnectOptions = { readonly host?: string | null; readonly port?: number | 
 const spareConnections = () => {
   let spare: { readonly key: string; readonly socket: Socket; readonly drop: () => void } | undefined;
   const given = new WeakSet<object>();
-  const connectors = new Map<boolean, (options: ConnectOptions) => Duplex>();
+  const connectors = new Map<boolean, { readonly connect: (options: ConnectOptions) => Duplex; readonly agentOptions: Readonly<Record<string, unknown>> }>();
   const keyOf = (secure: boolean, host: string | null | undefined, port: number | string | null | undefined): string =>
     `${secure ? "https" : "http"}://${host ?? "localhost"}:${Number(port ?? (secure ? 443 : 80))}`;
 
   const take = (key: string): Socket | undefined => {
     const found = spare;
-    if (found === undefined || found.key !== key || found.socket.destroyed || !found.socket.writable) return undefined;
+    if (found === undefined || found.key !== key) return undefined;
     spare = undefined;
     found.drop();
+    // The server said something on it before any request (a 408 before closing): not for a request.
+    if (found.socket.destroyed || !found.socket.writable || found.socket.readableLength > 0 || found.socket.readableEnded) {
+      found.socket.destroy();
+      return undefined;
+    }
     found.socket.ref();
     given.add(found.socket);
     return found.socket;
@@ -307,8 +312,8 @@ const spareConnections = () => {
 
   return {
     /** An agent's `createConnection` that hands out the spare for its server, else connects as `connect` does. */
-    offering: (secure: boolean, connect: (options: ConnectOptions, done?: unknown) => Duplex) => {
-      connectors.set(secure, connect);
+    offering: (secure: boolean, connect: (options: ConnectOptions, done?: unknown) => Duplex, agentOptions: Readonly<Record<string, unknown>>) => {
+      connectors.set(secure, { connect, agentOptions });
       return (options: ConnectOptions, done?: unknown): Duplex => take(keyOf(secure, options.host, options.port)) ?? connect(options, done);
     },
     /** Opens the spare for `url`'s server (replacing another server's); a failure only drops it. */
@@ -318,10 +323,11 @@ const spareConnections = () => {
       if (spare?.key === key) return;
       spare?.socket.destroy();
       spare = undefined;
-      const connect = connectors.get(secure);
+      const connector = connectors.get(secure);
+      if (connector === undefined) return;
       try {
-        const socket = (connect ?? (() => undefined))({ host, port: Number(url.port || (secure ? 443 : 80)), ...(secure && isIP(host) === 0 ? { servername: host } : {}) }) as Socket | undefined;
-        if (socket === undefined) return;
+        // With the agent's own options (no-delay, keep-alive), as the agent connects.
+        const socket = connector.connect({ ...connector.agentOptions, host, port: Number(url.port || (secure ? 443 : 80)), ...(secure && isIP(host) === 0 ? { servername: host } : {}) }) as Socket;
         const gone = (): void => {
           if (spare?.socket !== socket) return;
           spare.drop();
@@ -333,6 +339,7 @@ const spareConnections = () => {
         socket.on("error", gone);
         socket.on("end", gone);
         socket.on("close", gone);
+        socket.on("data", gone);
         socket.unref();
         spare = {
           key,
@@ -342,6 +349,7 @@ const spareConnections = () => {
             socket.off("error", gone);
             socket.off("end", gone);
             socket.off("close", gone);
+            socket.off("data", gone);
           },
         };
       } catch {
