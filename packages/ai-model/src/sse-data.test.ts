@@ -38,3 +38,24 @@ describe("sseData", () => {
     expect(all("Data: no\n\ndata: yes\n\n")).toEqual(["yes"]);
   });
 });
+
+describe("sseData on long lines", () => {
+  const all = (chunks: readonly string[]): string[] => {
+    const reader = sseData();
+    return chunks.flatMap((chunk) => reader.push(Buffer.from(chunk)));
+  };
+
+  it("reads an event of one long line split into many chunks whole, and one after it", () => {
+    const big = "é".repeat(200_000);
+    const stream = `data: ${big}\n\ndata: next\n\n`;
+    const chunks: string[] = [];
+    for (let i = 0; i < stream.length; i += 4096) chunks.push(stream.slice(i, i + 4096));
+    expect(all(chunks)).toEqual([big, "next"]);
+  });
+
+  it("a CR ending a chunk, then chunks with no line end: the CR still ends its line", () => {
+    expect(all(["data: a\r", "\r", "data: b", "c", "\r\n\r\n"])).toEqual(["a", "bc"]);
+    expect(all(["data: a\r", "data: b\r", "\r"])).toEqual([]);
+    expect(all(["data: a\r\r", "data: b", "cd", "\n", "\n"])).toEqual(["a", "bcd"]);
+  });
+});

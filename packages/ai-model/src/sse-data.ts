@@ -19,8 +19,9 @@ const isData = (text: string, start: number): boolean =>
 /** A reader of one event stream (see the module comment). */
 export const sseData = (): SseData => {
   const decoder = new TextDecoder("utf-8", { ignoreBOM: false });
-  /** The start of a line not ended yet. */
+  /** The start of a line not ended yet: the text already scanned, and the chunks after it, not scanned (no line end in them). */
   let rest = "";
+  let unscanned: string[] = [];
   /** The data lines of the event being read (joined with LF), and how many. */
   let data = "";
   let lines = 0;
@@ -48,7 +49,15 @@ export const sseData = (): SseData => {
 
   const push = (bytes: Uint8Array): string[] => {
     const decoded = decoder.decode(bytes, { stream: true });
-    const text = rest === "" ? decoded : rest + decoded;
+    // A chunk in the middle of a long line (a big tool call in one event) is only kept: joining and
+    // scanning the whole line again at every chunk would cost its length squared.
+    if (decoded.indexOf("\n") === -1 && decoded.indexOf("\r") === -1 && !rest.endsWith("\r")) {
+      if (decoded !== "") unscanned.push(decoded);
+      return [];
+    }
+    const head = unscanned.length === 0 ? rest : rest + unscanned.join("");
+    unscanned = [];
+    const text = head === "" ? decoded : head + decoded;
     const out: string[] = [];
     let start = 0;
     if (text.indexOf("\r") === -1) {
