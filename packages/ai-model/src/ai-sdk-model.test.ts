@@ -118,6 +118,13 @@ describe("aiSdkModel over chat completions", () => {
     ]);
   });
 
+  it("a base URL that is no URL (an embedder's) is the step's error, not a throw", async () => {
+    const model = aiSdkModel({ model: "fake-model", baseURL: "127.0.0.1:8000/v1", apiKey: API_KEY, api: "chat", maxRetries: 0 });
+    const error = errorOf(await collect(model.step(request(hi))));
+    expect(error.kind).toBe("config");
+    expect(error.message).toContain('"127.0.0.1:8000/v1" is not a URL');
+  });
+
   it("explains a refused key (401) at once, without retrying", async () => {
     const fake = await start([status(401, { error: { message: `Incorrect API key provided: ${API_KEY}`, type: "invalid_request_error" } })]);
     const error = errorOf(await collect(modelFor(fake, { maxRetries: 2 }).step(request(hi))));

@@ -236,7 +236,14 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     warming?.abort();
     const refusal = missingKey ? NO_API_KEY : undefined;
     if (!lean) return runStep(realRoute, request, maxRetries, refusal);
-    realChat ??= chatRoute({ apiKey, baseURL: chatBaseURL(), headers: options.headers, send: realSender });
+    try {
+      realChat ??= chatRoute({ apiKey, baseURL: chatBaseURL(), headers: options.headers, send: realSender });
+    } catch (error) {
+      // A base URL that is no URL (an embedder's; the agent's config checks its own): the step's error, not a throw.
+      return (async function* () {
+        yield { type: "error" as const, error: { kind: "config" as const, message: `the model's base URL ${JSON.stringify(chatBaseURL())} is not a URL (${error instanceof Error ? error.message : String(error)})` } };
+      })();
+    }
     return chatStep(realChat, request, chatOptions(maxRetries), refusal);
   };
 
