@@ -13,9 +13,9 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { isIP, type Socket } from "node:net";
 import type { Duplex, Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { spareConnections, type ConnectOptions } from "./spare-connection.js";
 
 /** Options of {@link nodeHttpFetch}. */
 export type NodeHttpFetchOptions = {
@@ -54,8 +54,6 @@ export type NodeHttpSender = HttpSender & {
 };
 
 const UNDICI_TIMEOUT_MS = 300_000;
-/** How long a connection opened ahead of a request waits for it. */
-const SPARE_MS = 30_000;
 const KEEP_ALIVE_IDLE_MS = 4_000;
 const MAX_REDIRECTS = 20;
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
@@ -281,85 +279,6 @@ export const nodeHttpSender = (options: NodeHttpFetchOptions = {}): NodeHttpSend
   return Object.assign(send, { preconnect });
 };
 
-/** What an agent's `createConnection` is given (the fields used here). */
-type ConnectOptions = { readonly host?: string | null; readonly port?: number | string | null; readonly servername?: string };
-
-/**
- * The connection opened ahead of a request, at most one: offered to the agent when it connects to
- * the same server, dropped when the server closes it, when it fails, or after {@link SPARE_MS}.
- */
-const spareConnections = () => {
-  let spare: { readonly key: string; readonly socket: Socket; readonly drop: () => void } | undefined;
-  const given = new WeakSet<object>();
-  const connectors = new Map<boolean, { readonly connect: (options: ConnectOptions) => Duplex; readonly agentOptions: Readonly<Record<string, unknown>> }>();
-  const keyOf = (secure: boolean, host: string | null | undefined, port: number | string | null | undefined): string =>
-    `${secure ? "https" : "http"}://${host ?? "localhost"}:${Number(port ?? (secure ? 443 : 80))}`;
-
-  const take = (key: string): Socket | undefined => {
-    const found = spare;
-    if (found === undefined || found.key !== key) return undefined;
-    spare = undefined;
-    found.drop();
-    // The server said something on it before any request (a 408 before closing): not for a request.
-    if (found.socket.destroyed || !found.socket.writable || found.socket.readableLength > 0 || found.socket.readableEnded) {
-      found.socket.destroy();
-      return undefined;
-    }
-    found.socket.ref();
-    given.add(found.socket);
-    return found.socket;
-  };
-
-  return {
-    /** An agent's `createConnection` that hands out the spare for its server, else connects as `connect` does. */
-    offering: (secure: boolean, connect: (options: ConnectOptions, done?: unknown) => Duplex, agentOptions: Readonly<Record<string, unknown>>) => {
-      connectors.set(secure, { connect, agentOptions });
-      return (options: ConnectOptions, done?: unknown): Duplex => take(keyOf(secure, options.host, options.port)) ?? connect(options, done);
-    },
-    /** Opens the spare for `url`'s server (replacing another server's); a failure only drops it. */
-    open: (secure: boolean, url: URL): void => {
-      const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-      const key = keyOf(secure, host, url.port || undefined);
-      if (spare?.key === key) return;
-      spare?.socket.destroy();
-      spare = undefined;
-      const connector = connectors.get(secure);
-      if (connector === undefined) return;
-      try {
-        // With the agent's own options (no-delay, keep-alive), as the agent connects.
-        const socket = connector.connect({ ...connector.agentOptions, host, port: Number(url.port || (secure ? 443 : 80)), ...(secure && isIP(host) === 0 ? { servername: host } : {}) }) as Socket;
-        const gone = (): void => {
-          if (spare?.socket !== socket) return;
-          spare.drop();
-          spare = undefined;
-          socket.destroy();
-        };
-        const timer = setTimeout(gone, SPARE_MS);
-        timer.unref();
-        socket.on("error", gone);
-        socket.on("end", gone);
-        socket.on("close", gone);
-        socket.on("data", gone);
-        socket.unref();
-        spare = {
-          key,
-          socket,
-          drop: () => {
-            clearTimeout(timer);
-            socket.off("error", gone);
-            socket.off("end", gone);
-            socket.off("close", gone);
-            socket.off("data", gone);
-          },
-        };
-      } catch {
-        spare = undefined;
-      }
-    },
-    /** Whether `socket` was a spare handed to a request (its failure is retried as a kept connection's is). */
-    handedOut: (socket: object): boolean => given.has(socket),
-  };
-};
 
 /** The request a redirect asks for: a GET without body after 303 (or 301/302 of a POST), the same otherwise. */
 const redirected = (request: HttpRequest, status: number, url: URL): HttpRequest => {
