@@ -91,9 +91,11 @@ export type WarmUpOutcome = "warmed" | "stopped" | `failed: ${string}`;
 export type AiSdkModel = Model & {
   /**
    * Runs one step through the real request path (mm's chat path, or the provider for the Responses
-   * API) and HTTP client against an in-memory canned answer (no socket, no output), so the first real
-   * step finds their code compiled. Runs once; the first real
-   * step stops it rather than wait for it. Never rejects.
+   * API) and HTTP client against a canned answer served in this process (a private local socket for
+   * the chat path, an in-memory connection otherwise; nothing on the network, no output), so the first
+   * real step finds their code compiled; then opens the real server's connection ahead of the first
+   * step (nothing sent on it). Runs once; the first real step stops it rather than wait for it. Never
+   * rejects.
    */
   readonly warmUp: () => Promise<WarmUpOutcome>;
 };
@@ -247,7 +249,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     return chatStep(realChat, request, chatOptions(maxRetries), refusal);
   };
 
-  /** One step through the real provider and HTTP client against an in-memory answer (warm-up.ts). */
+  /** The warm-up (see {@link AiSdkModel.warmUp}; the canned answer: warm-up.ts, warm-up-socket.ts). */
   const warmUp = (): Promise<WarmUpOutcome> =>
     (warmed ??= (async (): Promise<WarmUpOutcome> => {
       const controller = new AbortController();

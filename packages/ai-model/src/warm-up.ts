@@ -1,9 +1,10 @@
 /**
  * What a warm-up step runs on: a small conversation (every kind of message the prompt conversion
- * meets) and an in-memory HTTP connection answering with a canned event stream (reasoning, text
- * deltas, a tool call, the usage) in the API's own format, one frame per event-loop turn. The step
- * goes through the real provider, fetch, HTTP client and stream parsing, so their code is compiled
- * before the user's first prompt; no socket is opened and nothing is shown anywhere.
+ * meets) and a canned event stream (reasoning, text deltas, a tool call, the usage) in the API's own
+ * format, one frame per event-loop turn, written by `answerWithFrames` on an in-memory HTTP connection
+ * (`cannedConnection`) or on the private local socket of warm-up-socket.ts. The step goes through the
+ * real request path, HTTP client and stream parsing, so their code is compiled before the user's first
+ * prompt; nothing goes on the network and nothing is shown anywhere.
  */
 import type { Message, ToolSpec } from "@mm/core";
 import { Duplex } from "node:stream";
