@@ -9,6 +9,7 @@
  * the AI SDK's parser does.
  */
 import { invalidAnswer, type StreamErrorFrame } from "./api-call-error.js";
+import { hasForbiddenKey } from "./forbidden-keys.js";
 
 /** A piece of a streamed tool call. */
 export type ToolCallDelta = {
@@ -43,23 +44,6 @@ const numberOrNullish = (value: unknown): boolean => isNullish(value) || typeof 
 
 const SUSPECT_PROTO = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 const SUSPECT_CONSTRUCTOR = /"(?:c|\\u0063)(?:o|\\u006[Ff])(?:n|\\u006[Ee])(?:s|\\u0073)(?:t|\\u0074)(?:r|\\u0072)(?:u|\\u0075)(?:c|\\u0063)(?:t|\\u0074)(?:o|\\u006[Ff])(?:r|\\u0072)"\s*:/;
-
-/** A key that would reach an object's prototype, anywhere in `value`. */
-const hasForbiddenKey = (value: unknown): boolean => {
-  let next: unknown[] = [value];
-  while (next.length > 0) {
-    const nodes = next;
-    next = [];
-    for (const node of nodes) {
-      if (typeof node !== "object" || node === null) continue;
-      if (Object.hasOwn(node, "__proto__")) return true;
-      const ctor = (node as Json).constructor;
-      if (Object.hasOwn(node, "constructor") && typeof ctor === "object" && ctor !== null && Object.hasOwn(ctor, "prototype")) return true;
-      for (const key in node) next.push((node as Json)[key]);
-    }
-  }
-  return false;
-};
 
 /** `JSON.parse`, refusing prototype keys; undefined and the reason when the text is not (safe) JSON. */
 export const parseJson = (text: string): { readonly value: unknown } | { readonly error: Error } => {

@@ -9,6 +9,7 @@
  * images of results in a user message after them.
  */
 import { NO_RESULT, type AssistantMessage, type ImageData, type Message, type ToolResultMessage, type UserMessage } from "@mm/core";
+import { hasForbiddenKey } from "./forbidden-keys.js";
 import { SUMMARY_HEADING } from "./to-provider-prompt.js";
 
 /** A message that becomes chat messages of its own (tool results go with their call). */
@@ -29,17 +30,6 @@ const userJson = (message: UserMessage): string => {
   const text = message.summary ? `${SUMMARY_HEADING}\n${message.text}` : message.text;
   const images = message.images ?? [];
   return JSON.stringify({ role: "user", content: images.length === 0 ? text : [{ type: "text", text }, ...images.map(imagePart)] });
-};
-
-/** A key the provider's JSON parser refuses (a prototype pollution attempt). */
-const hasForbiddenKey = (value: unknown): boolean => {
-  if (typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) return value.some(hasForbiddenKey);
-  const record = value as Record<string, unknown>;
-  if (Object.hasOwn(record, "__proto__")) return true;
-  const ctor = record.constructor;
-  if (typeof ctor === "object" && ctor !== null && Object.hasOwn(ctor, "prototype")) return true;
-  return Object.values(record).some(hasForbiddenKey);
 };
 
 /** A call's arguments as the provider sends them: a JSON object's text, `{}` for anything else. */
