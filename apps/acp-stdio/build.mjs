@@ -23,7 +23,8 @@
 //
 // In the bundle, `node:crypto`, `node:child_process`, `node:fs/promises`, `node:os`, `node:http(s)`,
 // `node:zlib`, `node:stream` and `node:readline` are loaded on first use, not at start-up; the ACP SDK's zod schemas are built on first use (build-plugins/
-// lazy-schemas.mjs); fp-ts comes from its ES module build, tree-shaken (build-plugins/fp-ts-es-modules.mjs);
+// lazy-schemas.mjs); the SDK checks `initialize` params without zod for the shapes editors send
+// (build-plugins/fast-initialize.mjs, src/wire/initialize-params.ts); fp-ts comes from its ES module build, tree-shaken (build-plugins/fp-ts-es-modules.mjs);
 // whitespace is minified (names are kept: a stack trace still names its functions).
 //
 // Measured (apps/acp-stdio/bench, spawn → `initialize`, 2 cores, Node 20): the former ESM bundle with
@@ -42,6 +43,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { commonOptions, startupOptions } from "./build-plugins/bundle-options.mjs";
+import { fastInitialize } from "./build-plugins/fast-initialize.mjs";
 import { fpTsEsModules } from "./build-plugins/fp-ts-es-modules.mjs";
 import { lazySchemas } from "./build-plugins/lazy-schemas.mjs";
 import { warmCacheRun } from "./build-plugins/warm-cache-run.mjs";
@@ -180,6 +182,7 @@ replaceFile(join(cjsDir, providerCache), (temp) =>
 const agentBuild = checkNoAiSdk(
   await bundleWith({ entryPoints: [join(here, "src/main.ts")], outfile: join(cjsDir, "mm-acp.cjs"), metafile: true, ...startupOptions }, [
     lazySchemas,
+    fastInitialize,
     fpTsEsModules,
     lazyFile("mcp-client", "@modelcontextprotocol/client", `require("../../bin/load-bundle.cjs").loadFile(require("node:path").join(__dirname, ${JSON.stringify(mcpClient)}))`),
     providerFile(
