@@ -6,6 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff, History, ImageData, Message, ReasoningPart, StoredSession, SystemMessage, ToolCall } from "@mm/core";
 import { isPermissionMode, MAX_INPUT_DEPTH, nestsDeeperThan, PERMISSION_MODES, type PermissionMode } from "@mm/core";
+import { asciiJson } from "./ascii-json.js";
 
 /** The `format` every session file carries. */
 export const SESSION_FORMAT = "mm-session";
@@ -256,7 +257,8 @@ export const isoOf = (ms: number, key: string): string | Invalid =>
   Number.isFinite(ms) && Math.abs(ms) <= MAX_DATE_MS ? new Date(ms).toISOString() : expected(key, "a date in milliseconds", ms);
 
 /**
- * The text of the session's file: one line of JSON, messages verbatim, with `generation` when given.
+ * The text of the session's file: one line of JSON in ASCII (ascii-json.ts), messages verbatim, with
+ * `generation` when given.
  * Fails on a bad date or an unserialisable tool input.
  */
 export const encodeSessionDocument = (session: StoredSession, generation?: string): Result<string, string> => {
@@ -278,7 +280,7 @@ export const encodeSessionDocument = (session: StoredSession, generation?: strin
     messages: session.history,
   };
   try {
-    return ok(`${JSON.stringify(document)}\n`);
+    return ok(`${asciiJson(document)}\n`);
   } catch (error) {
     return err(`cannot serialise session: ${error instanceof Error ? error.message : String(error)}`);
   }

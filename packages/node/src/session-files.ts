@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { constants, lstatSync } from "node:fs";
 import { lstat, open, rename, unlink, type FileHandle } from "node:fs/promises";
+import { isAscii } from "node:buffer";
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "./errno.js";
@@ -87,7 +88,9 @@ export const readRegularFile = async (path: string, what: string): Promise<Resul
     handle = await open(path, READ_FLAGS);
     if (!(await handle.stat()).isFile()) return err(`${what} is not a regular file: ${path}`);
     // A Buffer then its toString: in a fresh process, faster than Node's own UTF-8 read (95 against 140 ms for 10 MB here).
-    return ok((await handle.readFile()).toString("utf8"));
+    // mm writes its files in ASCII (ascii-json.ts): those are decoded as Latin-1, the same text, 2 ms sooner for 10 MB.
+    const bytes = await handle.readFile();
+    return ok(isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8"));
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT") return ok(undefined);

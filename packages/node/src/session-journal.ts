@@ -6,6 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { History, Message, StoredSession, SystemMessage } from "@mm/core";
 import { decodeMessage, decodeSystem, expected, Invalid, isoOf, isRecord, shown, type SessionDocumentError } from "./json-session-document.js";
+import { asciiJson } from "./ascii-json.js";
 
 /** The `format` of a journal's header line. */
 export const JOURNAL_FORMAT = "mm-session-journal";
@@ -14,7 +15,7 @@ export const JOURNAL_VERSION = 1;
 
 /** The header line of a journal extending the document of `generation`, which holds `messages` messages. */
 export const journalHeader = (id: string, generation: string, messages: number): string =>
-  `${JSON.stringify({ format: JOURNAL_FORMAT, version: JOURNAL_VERSION, id, base: generation, messages })}\n`;
+  `${asciiJson({ format: JOURNAL_FORMAT, version: JOURNAL_VERSION, id, base: generation, messages })}\n`;
 
 /**
  * The lines recording how `next` extends `previous`: a new system prompt (`at: 0`), then each added
@@ -30,7 +31,7 @@ export const journalLines = (previous: History, next: History, updatedAt: number
   }
   const at = isoOf(updatedAt, "updatedAt");
   if (at instanceof Invalid) return err(at.message);
-  const line = (index: number, message: Message): string => `${JSON.stringify({ at: index, updatedAt: at, message })}\n`;
+  const line = (index: number, message: Message): string => `${asciiJson({ at: index, updatedAt: at, message })}\n`;
   try {
     let text = previous[0] === next[0] || previous[0].text === next[0].text ? "" : line(0, next[0]);
     for (let i = previous.length; i < next.length; i++) text += line(i, next[i]!);

@@ -5,6 +5,8 @@
  *    baseline: readFile + JSON.parse of the same file in the benchmark process.
  *  - `session/load` of the same session with a pending journal of 1,000 more messages (what a crash
  *    leaves); baseline: readFile + JSON.parse of the document and of each journal line.
+ *  - `session/load` of the 5,000 messages from a document in raw UTF-8, as mm wrote them before its
+ *    files were ASCII (the history holds a few `é`); baseline: readFile + JSON.parse of that file.
  *  - the save after one more turn on it. mm answers `session/prompt` only once the turn is on disk
  *    (each message appended to the journal and fdatasync'ed as the turn goes), so the time from the
  *    turn's last text chunk reaching the client to its `end_turn` is the last append plus a few
@@ -35,6 +37,8 @@ const MESSAGES = 5_000;
 const RUNS = 5;
 const SESSION_ID = "20260101-000000-0badc0de";
 const JOURNALED_ID = "20260101-000000-0badf00d";
+/** The same session as SESSION_ID's, its document written as raw UTF-8 (mm writes ASCII: docs/session-file.md). */
+const UTF8_ID = "20260101-000000-0badbeef";
 const JOURNALED = 1_000;
 const GENERATION = "0123456789ab";
 const REPLY = ["Done", " with", " that."];
@@ -115,12 +119,17 @@ export const sessions = async (workspace: Workspace, server: FakeOpenAI): Promis
   const pristineJournaled = { document: join(workspace.root, "pristine-journaled.json"), journal: join(workspace.root, "pristine-journaled.journal") };
   writeFileSync(pristineJournaled.document, journaledSession.document);
   writeFileSync(pristineJournaled.journal, journaledSession.journal);
+  const utf8Stored = bigHistory(workspace.project, MESSAGES, UTF8_ID);
+  const pristineUtf8 = join(workspace.root, "pristine-utf8.json");
+  writeFileSync(pristineUtf8, `${JSON.stringify(JSON.parse(encodeSessionDocument(utf8Stored, GENERATION)._unsafeUnwrap()))}\n`);
   const agent = agentCommands()[0]!;
   const config = workspace.config("sessions", { sessions: true });
 
   const load: number[] = [];
   const parse: number[] = [];
   const loadJournaled: number[] = [];
+  const loadUtf8: number[] = [];
+  const parseUtf8: number[] = [];
   const parseJournaled: number[] = [];
   const loadAgentCpu: number[] = [];
   const loadClientCpu: number[] = [];
@@ -139,6 +148,7 @@ export const sessions = async (workspace: Workspace, server: FakeOpenAI): Promis
     copyToDisk(pristine, target);
     copyToDisk(pristineJournaled.document, journaledPaths.document);
     copyToDisk(pristineJournaled.journal, journaledPaths.journal);
+    copyToDisk(pristineUtf8, join(workspace.sessionsDir, `${UTF8_ID}.json`));
     let lastChunkAt = 0;
     let firstChunkAt = 0;
     let updates = 0;
@@ -194,8 +204,12 @@ export const sessions = async (workspace: Workspace, server: FakeOpenAI): Promis
       const t1 = now();
       await child.request("session/load", { sessionId: JOURNALED_ID, cwd: workspace.project, mcpServers: [] });
       const loadedJournaled = now() - t1;
+      const t2 = now();
+      await child.request("session/load", { sessionId: UTF8_ID, cwd: workspace.project, mcpServers: [] });
+      const loadedUtf8 = now() - t2;
       if (run >= 0) {
         loadJournaled.push(loadedJournaled);
+        loadUtf8.push(loadedUtf8);
         load.push(loaded);
         loadAgentCpu.push(agentCpu);
         loadClientCpu.push((own.user + own.system) / 1000);
@@ -219,6 +233,9 @@ export const sessions = async (workspace: Workspace, server: FakeOpenAI): Promis
       JSON.parse(readFileSync(pristineJournaled.document, "utf8"));
       for (const line of readFileSync(pristineJournaled.journal, "utf8").split("\n")) if (line !== "") JSON.parse(line);
       parseJournaled.push(now() - tj);
+      const tu = now();
+      JSON.parse(readFileSync(pristineUtf8, "utf8"));
+      parseUtf8.push(now() - tu);
       const decoded = decodeSessionDocument(readFileSync(pristine, "utf8"), SESSION_ID);
       if (decoded.isErr()) throw new Error("the pristine session does not decode");
       const store = jsonSessionStore({ dir: join(workspace.root, "direct-saves") });
@@ -247,6 +264,14 @@ export const sessions = async (workspace: Workspace, server: FakeOpenAI): Promis
       samples: loadJournaled,
       baseline: { label: "readFile+JSON.parse of both", samples: parseJournaled },
       note: `${(MESSAGES + JOURNALED).toLocaleString("en")} messages replayed; the plain 10 MB load above is the comparison`,
+    }),
+    row({
+      id: "sessions.load-utf8",
+      figure: `session/load, ${MESSAGES.toLocaleString("en")} messages from a raw UTF-8 document (as older mm wrote it)`,
+      unit: "ms",
+      samples: loadUtf8,
+      baseline: { label: "readFile+JSON.parse", samples: parseUtf8 },
+      note: "the same history; loaded after the two loads above, in the same agent; mm writes ASCII (docs/session-file.md)",
     }),
     row({
       id: "sessions.save",
