@@ -20,10 +20,11 @@ import { cliAction, HELP } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
 import { chosenLogLevel, leveledLog } from "./log.js";
 import { startSandbox } from "./sandbox-setup.js";
-import { serve } from "./serve.js";
+import { serve, type AppPorts } from "./serve.js";
 import { runSetup } from "./setup/run-setup.js";
 import { batchedStdout } from "./startup/batched-stdout.js";
 import { stderrLine } from "./startup/stderr-line.js";
+import { REHEARSAL_CHUNKS, rehearseTurn } from "./startup/turn-rehearsal.js";
 import { nodeByteSource } from "./startup/stdin-source.js";
 import { warmAfterFirstSession } from "./startup/warm-model.js";
 import { jitlessUntilFirstAnswer } from "./startup/zod-jit.js";
@@ -95,9 +96,15 @@ const main = async (): Promise<void> => {
     },
   });
   // In the idle time after the first `session/new`: a model step against a canned answer, and a
-  // `session/prompt` through the SDK, both off the wire (startup/warm-model.ts, wire/rehearsal.ts).
+  // `session/prompt` through the SDK, both off the wire (startup/warm-model.ts, wire/rehearsal.ts);
+  // then a whole turn on an in-memory agent (startup/turn-rehearsal.ts).
   const rehearsals = withRehearsals(stream, () => cryptoRandomHex.hex(12));
-  const warm = warmAfterFirstSession(() => Promise.all([model.warmUp(), rehearsals.rehearse("session/prompt", rehearsalPrompt)]));
+  const warm = warmAfterFirstSession(async () => {
+    const [warmed] = await Promise.all([model.warmUp(), rehearsals.rehearse("session/prompt", rehearsalPrompt)]);
+    // Not once a real step has begun (it stopped the warm-up): the rehearsal would only compete with it.
+    const canned = warmed === "warmed" ? model.cannedChat(REHEARSAL_CHUNKS) : undefined;
+    if (canned !== undefined) await rehearseTurn(config, { ...ports, model: canned });
+  });
   // Commands run without the variable holding the model's key (nor those of tools.hiddenEnv): whatever
   // a command prints ends up on the wire and in the session file, and the model has no business
   // reading the agent's credentials.
@@ -105,21 +112,22 @@ const main = async (): Promise<void> => {
   const commandEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !hiddenEnv.has(name)));
   const sandbox = startSandbox(config, homedir(), log);
   const shell = bashShell({ env: commandEnv, ...(sandbox !== undefined ? { wrapper: sandbox.wrapper } : {}) });
+  const ports: AppPorts = {
+    model,
+    fs: nodeFileSystem(),
+    shell,
+    changes: changeTracker(),
+    skills,
+    store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir }) : undefined,
+    clock: systemClock,
+    random: cryptoRandomHex,
+    ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
+    commandEnv,
+    listModels: () => listModelIds({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
+  };
   const served = serve(
     config,
-    {
-      model,
-      fs: nodeFileSystem(),
-      shell,
-      changes: changeTracker(),
-      skills,
-      store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir }) : undefined,
-      clock: systemClock,
-      random: cryptoRandomHex,
-      ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
-      commandEnv,
-      listModels: () => listModelIds({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
-    },
+    ports,
     { stream: rehearsals.stream, afterResponse: watch.afterResponse },
     { home: homedir(), os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
   );

@@ -20,7 +20,7 @@ import { providerRoutes, type Route } from "./provider-route.js";
 import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
 import { timedFetch, timedSender, timedStep } from "./timed-fetch.js";
-import { cannedConnection, warmUpFrames, warmUpRequest } from "./warm-up.js";
+import { cannedConnection, chatTextFrames, warmUpFrames, warmUpRequest } from "./warm-up.js";
 import { warmUpSocket } from "./warm-up-socket.js";
 
 /** Options of {@link aiSdkModel}. */
@@ -98,6 +98,13 @@ export type AiSdkModel = Model & {
    * rejects.
    */
   readonly warmUp: () => Promise<WarmUpOutcome>;
+  /**
+   * For a turn rehearsed in idle time: a Model whose every step answers `texts` (text deltas) through
+   * this model's own chat request path, HTTP client and stream reader, against a private local socket
+   * (nothing on the network). Undefined where there is no such path (the Responses API, an embedder's
+   * fetch, a platform without the local socket).
+   */
+  readonly cannedChat: (texts: readonly string[]) => Model | undefined;
 };
 
 /** The (never contacted) address of the warm-up step. */
@@ -277,5 +284,25 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
       return controller.signal.aborted ? "stopped" : `failed: ${last?.type === "error" ? last.error.message : "no finish"}`;
     })());
 
-  return { step: debug !== undefined ? timedStep(step, debug) : step, warmUp };
+  const cannedChat = (texts: readonly string[]): Model | undefined =>
+    !lean
+      ? undefined
+      : {
+          step: (request) =>
+            (async function* () {
+              const local = await warmUpSocket(chatTextFrames(options.model, texts));
+              if (local === undefined) {
+                yield { type: "error" as const, error: { kind: "config" as const, message: "no local socket for a canned answer" } };
+                return;
+              }
+              const send = nodeHttpSender({ agentConnection: local.connect });
+              try {
+                yield* chatStep(chatRoute({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, headers: options.headers, send }), request, chatOptions(0));
+              } finally {
+                local.close();
+              }
+            })(),
+        };
+
+  return { step: debug !== undefined ? timedStep(step, debug) : step, warmUp, cannedChat };
 };

@@ -74,6 +74,19 @@ const responsesFrames = (model: string): string[] => {
   ];
 };
 
+/** A chat-completions answer streaming `texts` as text deltas, then the usage (a rehearsed turn's answer). */
+export const chatTextFrames = (model: string, texts: readonly string[]): string[] => {
+  const head = `data: {"id":"rehearsal","object":"chat.completion.chunk","created":0,"model":${JSON.stringify(model)},"choices":[`;
+  const choice = (delta: unknown, finish: string | null = null): string => `${head}${JSON.stringify({ index: 0, delta, finish_reason: finish })}]}\n\n`;
+  return [
+    choice({ role: "assistant", content: "" }),
+    ...texts.map((content) => choice({ content })),
+    choice({}, "stop"),
+    `${head}],"usage":{"prompt_tokens":10,"completion_tokens":10,"total_tokens":20}}\n\n`,
+    "data: [DONE]\n\n",
+  ];
+};
+
 /** The canned answer's frames for `api`. */
 export const warmUpFrames = (api: WarmUpApi, model: string): string[] => (api === "chat" ? chatFrames(model) : responsesFrames(model));
 
