@@ -98,12 +98,18 @@ const main = async (): Promise<void> => {
   // In the idle time after the first `session/new`: a model step against a canned answer, and a
   // `session/prompt` through the SDK, both off the wire (startup/warm-model.ts, wire/rehearsal.ts);
   // then a whole turn on an in-memory agent (startup/turn-rehearsal.ts).
-  const rehearsals = withRehearsals(stream, () => cryptoRandomHex.hex(12));
+  // The editor's first prompt cancels the turn's rehearsal, or keeps it from starting: it would only
+  // compete with the real turn.
+  const prompted = new AbortController();
+  const rehearsals = withRehearsals(
+    stream,
+    () => cryptoRandomHex.hex(12),
+    (message) => void ("method" in message && message.method === "session/prompt" && prompted.abort()),
+  );
   const warm = warmAfterFirstSession(async () => {
     const [warmed] = await Promise.all([model.warmUp(), rehearsals.rehearse("session/prompt", rehearsalPrompt)]);
-    // Not once a real step has begun (it stopped the warm-up): the rehearsal would only compete with it.
     const canned = warmed === "warmed" ? model.cannedChat(REHEARSAL_CHUNKS) : undefined;
-    if (canned !== undefined) await rehearseTurn(config, { ...ports, model: canned });
+    if (canned !== undefined) await rehearseTurn(config, { ...ports, model: canned }, { signal: prompted.signal });
   });
   // Commands run without the variable holding the model's key (nor those of tools.hiddenEnv): whatever
   // a command prints ends up on the wire and in the session file, and the model has no business

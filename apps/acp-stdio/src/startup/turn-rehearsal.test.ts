@@ -31,7 +31,7 @@ const canned = (): AppPorts => {
 describe("rehearseTurn", () => {
   it("runs a whole turn on its own agent through the real model path: every chunk, then end_turn", async () => {
     const lines: Line[] = [];
-    await rehearseTurn({ ...testConfig(), acp: { surface: "full" } }, canned(), (line) => lines.push(JSON.parse(line) as Line));
+    await rehearseTurn({ ...testConfig(), acp: { surface: "full" } }, canned(), { onLine: (line) => lines.push(JSON.parse(line) as Line) });
     const chunks = lines.filter((m) => m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk");
     expect(chunks.map((m) => m.params?.update?.content?.text)).toEqual(REHEARSAL_CHUNKS);
     expect(lines.find((m) => m.id === 3)?.result?.stopReason).toBe("end_turn");
@@ -51,6 +51,30 @@ describe("rehearseTurn", () => {
     expect(writes).toEqual([]);
     expect(await readdir(home)).toEqual([]);
     await rm(home, { recursive: true, force: true });
+  });
+
+  it("stops at once when cancelled: before it starts, and in the middle of its turn", async () => {
+    const before = new AbortController();
+    before.abort();
+    const none: Line[] = [];
+    await rehearseTurn(testConfig(), canned(), { signal: before.signal, onLine: (line) => none.push(JSON.parse(line) as Line) });
+    expect(none).toEqual([]);
+
+    const during = new AbortController();
+    const lines: Line[] = [];
+    const started = Date.now();
+    await rehearseTurn(testConfig(), canned(), {
+      signal: during.signal,
+      onLine: (line) => {
+        const message = JSON.parse(line) as Line;
+        lines.push(message);
+        if (message.params?.update?.sessionUpdate === "agent_message_chunk") during.abort();
+      },
+    });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    const chunks = lines.filter((m) => m.params?.update?.sessionUpdate === "agent_message_chunk");
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks.length).toBeLessThan(REHEARSAL_CHUNKS.length);
   });
 
   it("is not offered where the model has no chat path of its own", () => {

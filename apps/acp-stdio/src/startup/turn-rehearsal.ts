@@ -5,9 +5,12 @@
  * @mm/ai-model's `cannedChat`), no session store and no model list, is sent `initialize`, `session/new`
  * (in a folder that does not exist) and one `session/prompt` through its own ACP stream (the same line
  * reader and writer as stdio's); its answers are read and dropped. The turn calls no tool: nothing
- * reaches stdout, the network or the model server, nothing is written to disk; the agent is garbage
- * once its turn ended. The same ports, not in-memory ones, so that the code the turn makes hot sees
- * the types a real turn brings (in-memory ports made every later turn ~5 ms slower).
+ * reaches stdout, the network or the model server, no session file is written (on Linux nothing at
+ * all: elsewhere the private socket is a file in a fresh 0700 directory, removed after the step); the
+ * agent is garbage once its turn ended. The same ports, not in-memory ones, so that the code the turn
+ * makes hot sees the types a real turn brings (in-memory ports made every later turn ~5 ms slower).
+ * A rehearsal is cancelled as soon as `signal` aborts (the editor's first prompt): it would only
+ * compete with the real turn.
  *
  * Why: the first prompt of a process ran the engine's turn, the translation of its events and the
  * writing of every notification for the first time: V8 compiled and optimised them then, on the
@@ -61,19 +64,35 @@ const rehearsalStream = (onLine: (line: string) => void) => {
   return { stream, send, end };
 };
 
+export type RehearsalOptions = {
+  /** Cancels the rehearsal (its turn, if it runs) and resolves it at once. */
+  readonly signal?: AbortSignal;
+  /** Sees each line the rehearsal agent writes (for tests). */
+  readonly onLine?: (line: string) => void;
+};
+
 /**
  * Runs the rehearsal (see the module comment) on `ports` (their store and model list left out);
- * resolves once its turn ended, never rejects. `onLine` sees each line the rehearsal agent writes.
+ * resolves once its turn ended or it was cancelled, never rejects.
  */
-export const rehearseTurn = (config: MmConfig, ports: AppPorts, onLine: (line: string) => void = () => undefined): Promise<void> =>
+export const rehearseTurn = (config: MmConfig, ports: AppPorts, options: RehearsalOptions = {}): Promise<void> =>
   new Promise<void>((resolve) => {
+    const { signal, onLine = () => undefined } = options;
+    if (signal?.aborted === true) return resolve();
     let finished = false;
+    let sessionId: string | undefined;
     const finish = (): void => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
+      signal?.removeEventListener("abort", cancel);
       wire.end();
       resolve();
+    };
+    /** Stops the turn if it runs (the hidden agent cancels its model step), then ends. */
+    const cancel = (): void => {
+      if (!finished && sessionId !== undefined) wire.send({ method: "session/cancel", params: { sessionId } });
+      finish();
     };
     const wire = rehearsalStream((line) => {
       onLine(line);
@@ -84,11 +103,13 @@ export const rehearseTurn = (config: MmConfig, ports: AppPorts, onLine: (line: s
         return finish();
       }
       if (message.id === 2 && typeof message.result?.sessionId === "string") {
-        wire.send({ id: 3, method: "session/prompt", params: { sessionId: message.result.sessionId, prompt: [{ type: "text", text: "rehearsal" }] } });
+        sessionId = message.result.sessionId;
+        wire.send({ id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "rehearsal" }] } });
       } else if (message.id === 3 || (message.id !== undefined && message.result === undefined)) finish();
     });
-    const timer = setTimeout(finish, TIMEOUT_MS);
+    const timer = setTimeout(cancel, TIMEOUT_MS);
     timer.unref();
+    signal?.addEventListener("abort", cancel, { once: true });
     const { listModels: _listModels, ...own } = ports;
     try {
       serve(

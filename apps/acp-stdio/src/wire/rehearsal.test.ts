@@ -43,7 +43,8 @@ describe("rehearsals", () => {
       } as unknown as ReadableStream<acp.AnyMessage>,
       writable: { getWriter: () => ({ write: async (m: acp.AnyMessage) => void fromEditor.push(m) }) } as unknown as WritableStream<acp.AnyMessage>,
     };
-    const rehearsals = withRehearsals(inner, () => "t");
+    const seen: unknown[] = [];
+    const rehearsals = withRehearsals(inner, () => "t", (message) => seen.push((message as Raw).id));
     const reader = rehearsals.stream.readable.getReader();
     const first = reader.read();
     await new Promise((resolve) => setImmediate(resolve));
@@ -53,6 +54,8 @@ describe("rehearsals", () => {
     const second = reader.read();
     deliver!({ jsonrpc: "2.0", id: 7, method: "session/prompt", params: {} } as acp.AnyMessage);
     expect(((await second).value as Raw).id).toBe(7);
+    // Only the editor's own messages are seen, the rehearsal's are not.
+    expect(seen).toEqual([7]);
     const writer = rehearsals.stream.writable.getWriter();
     await writer.write({ jsonrpc: "2.0", id: "mm-rehearsal-t-1", error: { code: -32602, message: "unknown session" } } as acp.AnyMessage);
     await writer.write({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "mm-rehearsal-t", update: {} } } as acp.AnyMessage);

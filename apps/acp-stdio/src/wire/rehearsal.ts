@@ -26,8 +26,11 @@ const idOf = (message: acp.AnyMessage): unknown => (message as { id?: unknown })
 const sessionOf = (message: acp.AnyMessage): unknown => ((message as { params?: { sessionId?: unknown } }).params ?? {}).sessionId;
 const isResponse = (message: acp.AnyMessage): boolean => !("method" in message);
 
-/** Wraps `inner` (see the module comment); `randomTag` makes the ids (a random hex string, on first use). */
-export const withRehearsals = (inner: acp.Stream, randomTag: () => string): Rehearsals => {
+/**
+ * Wraps `inner` (see the module comment); `randomTag` makes the ids (a random hex string, on first
+ * use); `onEditorMessage` sees each message the editor sent, as it is handed to the SDK.
+ */
+export const withRehearsals = (inner: acp.Stream, randomTag: () => string, onEditorMessage: (message: acp.AnyMessage) => void = () => undefined): Rehearsals => {
   let tag: string | undefined;
   let sessionId: string | undefined;
   const reader = inner.readable.getReader();
@@ -49,7 +52,9 @@ export const withRehearsals = (inner: acp.Stream, randomTag: () => string): Rehe
       wake = undefined;
       if (read === undefined) continue;
       pending = undefined;
-      return read.done ? undefined : read.value;
+      if (read.done || read.value === undefined) return undefined;
+      onEditorMessage(read.value);
+      return read.value;
     }
   };
 
