@@ -15,7 +15,7 @@ import type { JSONSchema7, LanguageModelV3CallOptions, LanguageModelV3FunctionTo
 import { chatRoute, chatStep, type ChatRoute, type ChatStepOptions } from "./chat-step.js";
 import { parseInput } from "./chat-stream-reader.js";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
-import { nodeHttpSender } from "./node-http-fetch.js";
+import { nodeHttpSender, type HttpSender } from "./node-http-fetch.js";
 import { providerRoutes, type Route } from "./provider-route.js";
 import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
 import { withRetries, type RetryNotice } from "./retry.js";
@@ -256,6 +256,10 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     return chatStep(realChat, request, chatOptions(maxRetries), refusal);
   };
 
+  /** A chat step of `request` on `send`, a canned answer's connection (the warm-up's, a rehearsed turn's). */
+  const cannedChatStep = (send: HttpSender, request: ModelRequest): AsyncIterable<ModelEvent> =>
+    chatStep(chatRoute({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, headers: options.headers, send }), request, chatOptions(0));
+
   /** The warm-up (see {@link AiSdkModel.warmUp}; the canned answer: warm-up.ts, warm-up-socket.ts). */
   const warmUp = (): Promise<WarmUpOutcome> =>
     (warmed ??= (async (): Promise<WarmUpOutcome> => {
@@ -267,7 +271,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
       const send = nodeHttpSender(local !== undefined ? { agentConnection: local.connect } : { createConnection: () => cannedConnection(frames) });
       const warmRequest = { ...warmUpRequest, signal: controller.signal };
       const steps = lean
-        ? chatStep(chatRoute({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, headers: options.headers, send }), warmRequest, chatOptions(0))
+        ? cannedChatStep(send, warmRequest)
         : runStep(routeOn({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, send }), warmRequest, 0);
       let last: ModelEvent | undefined;
       try {
@@ -295,9 +299,8 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
                 yield { type: "error" as const, error: { kind: "config" as const, message: "no local socket for a canned answer" } };
                 return;
               }
-              const send = nodeHttpSender({ agentConnection: local.connect });
               try {
-                yield* chatStep(chatRoute({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, headers: options.headers, send }), request, chatOptions(0));
+                yield* cannedChatStep(nodeHttpSender({ agentConnection: local.connect }), request);
               } finally {
                 local.close();
               }

@@ -34,6 +34,7 @@ type Line = { readonly id?: unknown; readonly result?: { readonly sessionId?: un
 /** An ACP stream over lines sent from here, whose written lines go to `onLine`. */
 const rehearsalStream = (onLine: (line: string) => void) => {
   const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
   const queued: Uint8Array[] = [];
   let ended = false;
   let wake: (() => void) | undefined;
@@ -52,7 +53,7 @@ const rehearsalStream = (onLine: (line: string) => void) => {
     for (const line of text.split("\n")) if (line !== "") onLine(line);
     return Promise.resolve();
   };
-  const stream = ndJsonStream({ write: (bytes) => take(new TextDecoder().decode(bytes)), writeText: take }, source);
+  const stream = ndJsonStream({ write: (bytes) => take(decoder.decode(bytes)), writeText: take }, source);
   const send = (message: Record<string, unknown>): void => {
     queued.push(encoder.encode(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`));
     wake?.();
