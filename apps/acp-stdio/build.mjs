@@ -138,6 +138,18 @@ const checkNoAiSdk = (result) => {
   return result;
 };
 
+/**
+ * The front must stay small: what answers `initialize` and reads the configuration, not the agent.
+ * It fails the build if the front took in the ACP SDK, zod, or the agent's ports and core.
+ */
+const checkFront = (result) => {
+  const inputs = Object.keys(result.metafile?.inputs ?? {});
+  if (inputs.length === 0) throw new Error("no metafile: cannot check the start-up front");
+  const found = inputs.filter((path) => /node_modules\/(\.pnpm\/)?(@agentclientprotocol|zod|@ai-sdk|@modelcontextprotocol)/.test(path) || /(src\/serve\.ts|src\/main\.ts|json-session-store\.ts|bash-shell\.ts)$/.test(path));
+  if (found.length > 0) throw new Error(`the start-up front contains more than it needs: ${found.slice(0, 3).join(", ")}`);
+  return result;
+};
+
 /** Builds with the lazy built-ins, or without them when the code imports something they do not offer. */
 const bundleWith = async (options, plugins) => {
   try {
@@ -192,33 +204,48 @@ const agentBuild = checkNoAiSdk(
 );
 const bundle = emit(cjsDir, "mm-acp", textOf(agentBuild));
 
+// 2a. The start-up front (src/front.ts): what answers `initialize` before the agent's bundle is loaded.
+const frontBuild = checkFront(
+  await bundleWith({ entryPoints: [join(here, "src/front.ts")], outfile: join(cjsDir, "mm-front.cjs"), metafile: true, ...startupOptions }, []),
+);
+const front = emit(cjsDir, "mm-front", textOf(frontBuild));
+
 // The licences of what both bundle, shipped beside them.
 replaceFile(join(dist, "THIRD-PARTY-NOTICES.txt"), (temp) =>
-  writeFileSync(temp, thirdPartyNotices([providerMetafile, mcpMetafile, agentBuild.metafile], common.absWorkingDir)),
+  writeFileSync(temp, thirdPartyNotices([providerMetafile, mcpMetafile, agentBuild.metafile, frontBuild.metafile], common.absWorkingDir)),
 );
 
-// 3. Its code cache, and the provider's again, made by a node that loads the bundle the way
-// bin/mm-acp.js does, starts it in a temporary home (no configuration, no skills) and answers what an
-// editor sends first, a prompt included (build-plugins/warm-cache-run.mjs).
+// 3. The code caches of the front and the bundle, and the provider's again, made by a node that
+// loads them the way bin/mm-acp.js does, starts the agent in a temporary home (no configuration, no
+// skills) and answers what an editor sends first, a prompt included (build-plugins/warm-cache-run.mjs).
 const cache = bundle.replace(/\.cjs$/, ".cache");
+const frontCache = front.replace(/\.cjs$/, ".cache");
 const home = mkdtempSync(join(tmpdir(), "mm-build-"));
 const cacheTemp = join(cjsDir, `${cache}.${process.pid}.tmp`);
+const frontCacheTemp = join(cjsDir, `${frontCache}.${process.pid}.tmp`);
 const providerCacheTemp = join(cjsDir, `${providerCache}.${process.pid}.tmp`);
 try {
-  await warmCacheRun({ loadBundle: join(here, "bin/load-bundle.cjs"), bundle: join(cjsDir, bundle), cacheOut: cacheTemp, providerCacheOut: providerCacheTemp, home });
+  await warmCacheRun({
+    loadBundle: join(here, "bin/load-bundle.cjs"),
+    build: { front: `cjs/${front}`, frontOut: frontCacheTemp, bundle: `cjs/${bundle}`, bundleOut: cacheTemp },
+    providerCacheOut: providerCacheTemp,
+    home,
+  });
   renameSync(cacheTemp, join(cjsDir, cache));
+  renameSync(frontCacheTemp, join(cjsDir, frontCache));
   // The provider's cache of step 1b is kept if the run did not load the provider.
   if (existsSync(providerCacheTemp)) renameSync(providerCacheTemp, join(cjsDir, providerCache));
 } finally {
   rmSync(home, { recursive: true, force: true });
   rmSync(cacheTemp, { force: true });
+  rmSync(frontCacheTemp, { force: true });
   rmSync(providerCacheTemp, { force: true });
 }
 
 replaceFile(join(dist, "mm-acp.json"), (temp) =>
   writeFileSync(
     temp,
-    `${JSON.stringify({ bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}`, providerCache: `cjs/${providerCache}`, mcpClient: `cjs/${mcpClient}`, node: createRequire(import.meta.url)("./bin/load-bundle.cjs").RUNTIME })}\n`,
+    `${JSON.stringify({ front: `cjs/${front}`, frontCache: `cjs/${frontCache}`, bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}`, providerCache: `cjs/${providerCache}`, mcpClient: `cjs/${mcpClient}`, node: createRequire(import.meta.url)("./bin/load-bundle.cjs").RUNTIME })}\n`,
   ),
 );
 
@@ -227,7 +254,7 @@ replaceFile(join(dist, "mm-acp.json"), (temp) =>
 // earlier versions of this script wrote.
 const DAY_MS = 24 * 60 * 60 * 1000;
 const packing = process.env.npm_lifecycle_event === "prepack";
-const current = new Set([bundle, cache, provider, providerCache, mcpClient]);
+const current = new Set([front, frontCache, bundle, cache, provider, providerCache, mcpClient]);
 for (const name of readdirSync(cjsDir)) {
   const path = join(cjsDir, name);
   if (!current.has(name) && (packing || Date.now() - statSync(path).mtimeMs > DAY_MS)) rmSync(path, { force: true });

@@ -11,6 +11,6 @@ const { join } = require("node:path");
 exports.publishedManifest = (pkg) => {
   const { devDependencies: _dev, scripts: _scripts, ...published } = pkg;
   const build = JSON.parse(readFileSync(join(__dirname, "dist", "mm-acp.json"), "utf8"));
-  const current = [build.bundle, build.cache, build.provider, build.providerCache, build.mcpClient].filter(Boolean).map((file) => `dist/${file}`);
+  const current = [build.front, build.frontCache, build.bundle, build.cache, build.provider, build.providerCache, build.mcpClient].filter(Boolean).map((file) => `dist/${file}`);
   return { ...published, files: published.files.flatMap((entry) => (entry === "dist/cjs/" ? current : [entry])) };
 };

@@ -95,16 +95,41 @@ exports.loadProvider = (file, cacheFile) => {
   return exports.loadFile(file, cacheFile, buildNode);
 };
 
-/** The exports of the current bundle (its `start` runs the agent). */
-exports.loadBundle = () => {
+/** Scripts a warm cache run compiles without a cache, by file, with where their caches go (set by writeWarmCodeCache). */
+let recording;
+/** The scripts recorded so far, with where their caches go. */
+const recorded = [];
+
+/** `file`'s exports, compiled with its cache (`cacheFile`, for the build's node), or recorded in a warm cache run. */
+const loadBuilt = (file, cacheFile, node) => {
+  const out = recording?.get(file);
+  if (out === undefined) return exports.loadFile(file, cacheFile, node);
+  const script = compile(file);
+  recorded.push([script, out]);
+  return run(script, file);
+};
+
+/** The current build's manifest (dist/mm-acp.json); exits with a line on stderr when there is no build. */
+const manifestOf = () => {
   const manifestText = readOptional(join(DIST, "mm-acp.json"));
   if (manifestText === undefined) {
     process.stderr.write("mm-acp: not built yet: run `corepack pnpm install` (it builds) or `node apps/acp-stdio/build.mjs`\n");
     process.exit(1);
   }
-  const manifest = JSON.parse(manifestText.toString("utf8"));
+  return JSON.parse(manifestText.toString("utf8"));
+};
+
+/**
+ * What starts the agent (`start`): the start-up front (src/front.ts), which loads the agent's bundle
+ * once it has answered `initialize`; a build without a front, the agent's bundle itself.
+ */
+exports.loadBundle = (manifest = manifestOf()) => {
   buildNode = manifest.node;
-  return exports.loadFile(join(DIST, manifest.bundle), join(DIST, manifest.cache), manifest.node);
+  const inDist = (name) => (name === undefined ? undefined : join(DIST, name));
+  const agent = () => loadBuilt(join(DIST, manifest.bundle), inDist(manifest.cache), manifest.node);
+  if (manifest.front === undefined) return agent();
+  const front = loadBuilt(join(DIST, manifest.front), inDist(manifest.frontCache), manifest.node);
+  return { start: () => front.start(agent) };
 };
 
 /** The node a cache made now is for, as the manifest records it. */
@@ -121,19 +146,23 @@ exports.writeCodeCache = (file, out) => {
 };
 
 /**
- * Loads `file`, starts it (the agent then serves whatever arrives on stdin) and, when the process
- * exits, writes V8's code cache for it to `out`: the cache then holds what start-up and the first
- * requests ran, not only the bundle's top level. With `providerOut`, the AI provider's cache too, when
- * the run loaded it (compiled with its load-time cache, so both hold what ran).
+ * Starts a build the way bin/mm-acp.js does (the agent then serves whatever arrives on stdin) and,
+ * when the process exits, writes V8's code cache of each file it loaded to the path given for it:
+ * the caches then hold what start-up and the first requests ran, not only the files' top level.
+ * `build`: the front's and the agent bundle's files (relative to dist/, as the manifest names them),
+ * each with where its cache goes (`frontOut`, `bundleOut`). With `providerOut`, the AI provider's
+ * cache too, when the run loaded it (compiled with its load-time cache, so both hold what ran).
  */
-exports.writeWarmCodeCache = (file, out, providerOut) => {
-  const script = compile(file);
-  const loaded = run(script, file);
+exports.writeWarmCodeCache = (build, providerOut) => {
+  recording = new Map([
+    [join(DIST, build.front), build.frontOut],
+    [join(DIST, build.bundle), build.bundleOut],
+  ]);
   if (providerOut !== undefined) providerScript = null;
   process.once("exit", () => {
-    writeFileSync(out, script.createCachedData());
+    for (const [script, out] of recorded) writeFileSync(out, script.createCachedData());
     if (providerOut !== undefined && providerScript) writeFileSync(providerOut, providerScript.createCachedData());
   });
   process.argv.splice(2); // the agent reads its own arguments: it is started with none
-  loaded.start();
+  exports.loadBundle({ front: build.front, bundle: build.bundle, node: RUNTIME }).start();
 };

@@ -38,16 +38,17 @@ const cannedModel = () =>
   });
 
 /**
- * Runs `bundle` under `loadBundle` (bin/load-bundle.cjs) in `home` through the exchange above; the
- * caches are written to `cacheOut` and `providerCacheOut` as it exits. Rejects if the agent fails.
+ * Runs a build under `loadBundle` (bin/load-bundle.cjs) in `home` through the exchange above: `build`
+ * names the front and the agent's bundle (relative to dist/) and where their caches go (`frontOut`,
+ * `bundleOut`, written as it exits, like `providerCacheOut`). Rejects if the agent fails.
  */
-export const warmCacheRun = async ({ loadBundle, bundle, cacheOut, providerCacheOut, home }) => {
+export const warmCacheRun = async ({ loadBundle, build, providerCacheOut, home }) => {
   const server = await cannedModel();
   const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
   try {
     const child = spawn(
       process.execPath,
-      ["-e", "require(process.argv[1]).writeWarmCodeCache(process.argv[2], process.argv[3], process.argv[4])", loadBundle, bundle, cacheOut, providerCacheOut],
+      ["-e", "require(process.argv[1]).writeWarmCodeCache(JSON.parse(process.argv[2]), process.argv[3])", loadBundle, JSON.stringify(build), providerCacheOut],
       {
         stdio: ["pipe", "pipe", "ignore"],
         cwd: home,

@@ -3,6 +3,7 @@
  * stdout carries protocol messages only; everything else goes to stderr.
  */
 import { homedir } from "node:os";
+import type * as acp from "@agentclientprotocol/sdk";
 import { aiSdkModel, listModelIds } from "@mm/ai-model";
 import {
   bashShell,
@@ -10,6 +11,7 @@ import {
   cryptoRandomHex,
   jsonSessionStore,
   loadDiskSkillCatalogue,
+  type LoadedConfig,
   loadProcessConfig,
   nodeFileSystem,
   platformLine,
@@ -18,7 +20,8 @@ import {
 import { bannerLines } from "./banner.js";
 import { cliAction, HELP } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
-import { chosenLogLevel, leveledLog } from "./log.js";
+import type { FrontHandoff } from "./front.js";
+import { chosenLogLevel, leveledLog, type LogLevel } from "./log.js";
 import { startSandbox } from "./sandbox-setup.js";
 import { serve, type AppPorts } from "./serve.js";
 import { runSetup } from "./setup/run-setup.js";
@@ -29,9 +32,31 @@ import { nodeByteSource } from "./startup/stdin-source.js";
 import { warmAfterFirstSession } from "./startup/warm-model.js";
 import { jitlessUntilFirstAnswer } from "./startup/zod-jit.js";
 import { responseWatch } from "./wire/after-response.js";
+import { afterFront } from "./wire/front-handoff.js";
 import { ndJsonStream } from "./wire/nd-json-stream.js";
 import { rehearsalPrompt, withRehearsals } from "./wire/rehearsal.js";
 
+
+/**
+ * The ACP stream on stdio, made here. The SDK's schemas for what arrives before the first answer
+ * (`initialize`) parse without zod's compiled parsers, which no code cache keeps (startup/zod-jit.ts).
+ */
+const stdioStream = (written: (message: acp.AnyMessage) => void, warn: (line: string) => void): acp.Stream => {
+  const jitBack = jitlessUntilFirstAnswer();
+  return ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), {
+    log: warn,
+    onWritten: (message) => {
+      jitBack();
+      written(message);
+    },
+  });
+};
+
+/** The stream the front made, with what it read put back (wire/front-handoff.ts). */
+const handedOver = (handoff: FrontHandoff, written: (message: acp.AnyMessage) => void, warn: (line: string) => void): acp.Stream => {
+  handoff.onWritten(written);
+  return afterFront(handoff.stream, handoff.read, warn);
+};
 
 const keepStdoutForProtocol = (): void => {
   const toStderr = (...args: unknown[]) => console.error(...args);
@@ -41,18 +66,18 @@ const keepStdoutForProtocol = (): void => {
   console.warn = toStderr;
 };
 
-const main = async (): Promise<void> => {
-  keepStdoutForProtocol();
+/** The command line, the log level and the configuration, or undefined once they are dealt with (printed, set up, refused). */
+const fromCommandLine = async (): Promise<{ level: LogLevel; loaded: LoadedConfig } | undefined> => {
   const action = cliAction(process.argv.slice(2));
   if (action.kind === "print") {
     process.stdout.write(action.text);
-    return;
+    return undefined;
   }
   if (action.kind === "usage-error") {
     stderrLine(action.message);
     process.stderr.write(`\n${HELP}`);
     process.exitCode = 2;
-    return;
+    return undefined;
   }
   if (action.kind === "setup") {
     process.exitCode = await runSetup({
@@ -63,7 +88,7 @@ const main = async (): Promise<void> => {
       cwd: process.cwd(),
       interactive: process.stdin.isTTY === true,
     });
-    return;
+    return undefined;
   }
   const level = chosenLogLevel(action.logLevel, process.env);
   const loaded = loadProcessConfig();
@@ -71,8 +96,17 @@ const main = async (): Promise<void> => {
     stderrLine(level.isErr() ? level.error : loaded.isErr() ? loaded.error.message : "");
     process.exit(2);
   }
-  const log = leveledLog(level.value, stderrLine);
-  const { config, source } = loaded.value;
+  return { level: level.value, loaded: loaded.value };
+};
+
+/** Serves on stdio, from the command line on, or on what the start-up front (front.ts) handed over. */
+const main = async (handoff?: FrontHandoff): Promise<void> => {
+  keepStdoutForProtocol();
+  const chosen = handoff ?? (await fromCommandLine());
+  if (chosen === undefined) return;
+  const { level: chosenLevel, loaded } = chosen;
+  const log = leveledLog(chosenLevel, stderrLine);
+  const { config, source } = loaded;
   const skills = await loadDiskSkillCatalogue(config.skills.dirs, log.warn);
   for (const line of bannerLines(config, skills.list(), source)) log.info(line);
   const watch = responseWatch();
@@ -84,17 +118,11 @@ const main = async (): Promise<void> => {
     log: (line) => log.warn(`mm: ${line}`),
     ...(log.debug !== undefined ? { debug: log.debug } : {}),
   });
-  // The SDK's schemas for what arrives before the first answer (`initialize`) parse without zod's
-  // compiled parsers, which no code cache keeps (startup/zod-jit.ts).
-  const jitBack = jitlessUntilFirstAnswer();
-  const stream = ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), {
-    log: log.warn,
-    onWritten: (message) => {
-      jitBack();
-      watch.written(message);
-      warm(message);
-    },
-  });
+  const written = (message: acp.AnyMessage): void => {
+    watch.written(message);
+    warm(message);
+  };
+  const stream = handoff !== undefined ? handedOver(handoff, written, log.warn) : stdioStream(written, log.warn);
   // In the idle time after the first `session/new`: a model step against a canned answer, and a
   // `session/prompt` through the SDK, both off the wire (startup/warm-model.ts, wire/rehearsal.ts);
   // then a whole turn on an in-memory agent (startup/turn-rehearsal.ts).
@@ -145,8 +173,13 @@ const main = async (): Promise<void> => {
  * Runs mm-acp. Not run on import: build.mjs bundles this module, and bin/mm-acp.js loads the bundle
  * (with V8's code cache) and calls `start`.
  */
-export const start = (): void => {
-  main().catch((error: unknown) => {
+export const start = (): void => run(undefined);
+
+/** Runs mm-acp on what the start-up front read and made (front.ts). */
+export const startAfterFront = (handoff: FrontHandoff): void => run(handoff);
+
+const run = (handoff: FrontHandoff | undefined): void => {
+  main(handoff).catch((error: unknown) => {
     stderrLine(`mm: fatal: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });

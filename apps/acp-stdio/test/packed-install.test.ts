@@ -38,7 +38,7 @@ afterAll(async () => {
   installed?.remove();
 });
 
-type Manifest = { bundle: string; cache: string; provider: string; providerCache: string; mcpClient: string; node: string };
+type Manifest = { front: string; frontCache: string; bundle: string; cache: string; provider: string; providerCache: string; mcpClient: string; node: string };
 const manifestOf = (packageDir: string): Manifest => JSON.parse(readFileSync(join(packageDir, "dist/mm-acp.json"), "utf8")) as Manifest;
 
 /** Runs one session and one prompt through `command`, as an editor would after reading the registry entry. */
@@ -69,10 +69,10 @@ const oneTurn = async (command: SpawnOptions["command"], cwd: string, home: stri
 };
 
 describe("the packed package", () => {
-  it("holds the bin, the bundle, its provider and code cache, README, LICENSE and the bundled packages' notices, and nothing to install", async () => {
+  it("holds the bin, the start-up front, the bundle, its provider and their code caches, README, LICENSE and the bundled packages' notices, and nothing to install", async () => {
     const { stdout } = await run("tar", ["-tzf", installed.tarball]);
     const manifest = manifestOf(installed.packageDir);
-    const inDist = [manifest.bundle, manifest.cache, manifest.provider, manifest.providerCache, manifest.mcpClient].map((file) => `package/dist/${file}`);
+    const inDist = [manifest.front, manifest.frontCache, manifest.bundle, manifest.cache, manifest.provider, manifest.providerCache, manifest.mcpClient].map((file) => `package/dist/${file}`);
     expect(stdout.trim().split("\n").sort()).toEqual(
       [
         "package/LICENSE",
@@ -117,29 +117,36 @@ describe("npm install -g ./<tarball>", () => {
     expect(result.stderr).not.toContain("sk-packed-test");
   });
 
-  it("keeps the build's V8 code cache valid for this node", async () => {
+  it("keeps the build's V8 code caches valid for this node", async () => {
     const manifest = manifestOf(installed.packageDir);
     expect(manifest.node).toBe(`${process.version}-${process.arch}`);
     const check = "process.stdout.write(String(require(process.argv[1]).cacheFits(process.argv[2], process.argv[3])))";
-    const fits = await run(process.execPath, ["-e", check, join(installed.packageDir, "bin/load-bundle.cjs"), join(installed.packageDir, "dist", manifest.bundle), join(installed.packageDir, "dist", manifest.cache)]);
-    expect(fits.stdout).toBe("true");
+    for (const [file, cache] of [
+      [manifest.front, manifest.frontCache],
+      [manifest.bundle, manifest.cache],
+    ] as const) {
+      const fits = await run(process.execPath, ["-e", check, join(installed.packageDir, "bin/load-bundle.cjs"), join(installed.packageDir, "dist", file), join(installed.packageDir, "dist", cache)]);
+      expect(fits.stdout).toBe("true");
+    }
   });
 
-  it("makes its own code cache under another node, a second after start-up", async () => {
+  it("makes its own code caches under another node, a second after start-up", async () => {
     const copy = join(installed.root, "other-node");
     cpSync(installed.packageDir, copy, { recursive: true });
     const manifest = { ...manifestOf(copy), node: "v0.0.0-other" };
     writeFileSync(join(copy, "dist/mm-acp.json"), JSON.stringify(manifest));
     const cacheHome = installed.emptyDir("xdg-cache");
-    const own = join(cacheHome, "mm/v8", `${basename(manifest.bundle, ".cjs")}-${process.version}-${process.arch}.cache`);
+    const own = (file: string) => join(cacheHome, "mm/v8", `${basename(file, ".cjs")}-${process.version}-${process.arch}.cache`);
     const agent = spawnAgent({ command: [process.execPath, join(copy, "bin/mm-acp.js")], env: { PATH: installed.path, HOME: installed.emptyDir("home-other"), XDG_CACHE_HOME: cacheHome } });
     await agent.run(async () => {
-      for (let waited = 0; !existsSync(own) && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      for (let waited = 0; !(existsSync(own(manifest.bundle)) && existsSync(own(manifest.front))) && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     });
     await stop(agent);
     const check = "process.stdout.write(String(require(process.argv[1]).cacheFits(process.argv[2], process.argv[3])))";
-    const fits = await run(process.execPath, ["-e", check, join(copy, "bin/load-bundle.cjs"), join(copy, "dist", manifest.bundle), own]);
-    expect(fits.stdout).toBe("true");
+    for (const file of [manifest.front, manifest.bundle]) {
+      const fits = await run(process.execPath, ["-e", check, join(copy, "bin/load-bundle.cjs"), join(copy, "dist", file), own(file)]);
+      expect(fits.stdout).toBe("true");
+    }
   });
 });
 

@@ -1,0 +1,30 @@
+/**
+ * What `initialize` answers: the spec's fixed values for this configuration and client (the "full"
+ * surface adds what it implements, and its auth method). Pure, so the start-up front (front.ts) and
+ * the SDK's handler (handlers/initialize.ts) answer the same thing.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { MmConfig } from "@mm/node";
+import { AGENT_INFO } from "./agent-info.js";
+import { advertisedAuthMethods } from "./auth-methods.js";
+
+/** The spec's (`loadSession` with sessions kept); the "full" surface adds what it implements. */
+const agentCapabilities = (config: MmConfig): acp.AgentCapabilities => {
+  const kept = config.sessions.enabled;
+  const images = config.model.vision ? { promptCapabilities: { image: true } } : {};
+  if (config.acp.surface !== "full") return { ...(kept ? { loadSession: true } : {}), ...images };
+  return {
+    ...(kept ? { loadSession: true } : {}),
+    ...images,
+    sessionCapabilities: { close: {}, ...(kept ? { list: {}, resume: {}, delete: {} } : {}) },
+    mcpCapabilities: { http: true, sse: true },
+    auth: { logout: {} },
+  };
+};
+
+export const initializeAnswer = (config: MmConfig, params: acp.InitializeRequest): acp.InitializeResponse => ({
+  protocolVersion: 1,
+  agentCapabilities: agentCapabilities(config),
+  agentInfo: { ...AGENT_INFO },
+  authMethods: advertisedAuthMethods(config.acp.surface, params.clientCapabilities),
+});
