@@ -38,23 +38,25 @@ import { rehearsalPrompt, withRehearsals } from "./wire/rehearsal.js";
 
 
 /**
- * The ACP stream on stdio, made here. The SDK's schemas for what arrives before the first answer
- * (`initialize`) parse without zod's compiled parsers, which no code cache keeps (startup/zod-jit.ts).
+ * `written`, once zod's compiled parsers are back: the SDK's schemas for what arrives before the
+ * agent's first answer (`initialize`; after the start-up front, `session/new`) parse without them, as
+ * no code cache keeps them (startup/zod-jit.ts).
  */
-const stdioStream = (written: (message: acp.AnyMessage) => void, warn: (line: string) => void): acp.Stream => {
+const jitlessUntilWritten = (written: (message: acp.AnyMessage) => void): ((message: acp.AnyMessage) => void) => {
   const jitBack = jitlessUntilFirstAnswer();
-  return ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), {
-    log: warn,
-    onWritten: (message) => {
-      jitBack();
-      written(message);
-    },
-  });
+  return (message) => {
+    jitBack();
+    written(message);
+  };
 };
+
+/** The ACP stream on stdio, made here. */
+const stdioStream = (written: (message: acp.AnyMessage) => void, warn: (line: string) => void): acp.Stream =>
+  ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), { log: warn, onWritten: jitlessUntilWritten(written) });
 
 /** The stream the front made, with what it read put back (wire/front-handoff.ts). */
 const handedOver = (handoff: FrontHandoff, written: (message: acp.AnyMessage) => void, warn: (line: string) => void): acp.Stream => {
-  handoff.onWritten(written);
+  handoff.onWritten(jitlessUntilWritten(written));
   return afterFront(handoff.stream, handoff.read, warn);
 };
 
