@@ -12,7 +12,7 @@ import { currentOwner, describeOwner, ownerAlive, type LockOwner } from "./proce
 import { checkSessionsDir, prepareSessionsDir, readRegularFile, sameStamp, stampFile } from "./session-files.js";
 import { readJournal } from "./session-journal.js";
 import { dropLock, stillHeld, takeLock, type HeldLock, type LockParty } from "./session-lock.js";
-import { appendToJournal } from "./session-journal-file.js";
+import { appendToJournal, type Flush } from "./session-journal-file.js";
 import { encodeRewrite, planWrite, rewriteDocument, type Kept, type SessionPaths } from "./session-writes.js";
 import { repairJournal } from "./session-repair.js";
 import { listSessionFiles, removeSessionFile } from "./json-session-listing.js";
@@ -29,7 +29,36 @@ export type JsonSessionStoreOptions = {
 };
 
 /** What the store knows of one session: its files, the lock it holds, what it last wrote or read. */
-type Slot = { readonly dir: string; readonly paths: SessionPaths; lock: HeldLock | undefined; kept: Kept | undefined };
+type Slot = {
+  readonly dir: string;
+  readonly paths: SessionPaths;
+  lock: HeldLock | undefined;
+  kept: Kept | undefined;
+  /** The last append's flush to the disk while it runs on the thread pool (session-journal-file.ts). */
+  flushing: Promise<string | undefined> | undefined;
+};
+
+/**
+ * When an append is flushed to the disk: before the save returns when the history ends with tool calls
+ * (they run next, and may change the machine: the calls are on the disk first), else (tool results,
+ * an answer) while the agent goes on to its next model request, which changes nothing on the machine.
+ */
+const flushOf = (session: StoredSession): Flush => {
+  const last = session.history[session.history.length - 1];
+  return last !== undefined && last.role === "assistant" && last.toolCalls.length > 0 ? "now" : "soon";
+};
+
+/**
+ * Waits for the slot's flush still running, if any: the store's operations on a session start once the
+ * previous append is on the disk. A flush that failed leaves the files `broken`: the next save rewrites
+ * the document whole (and says so if it cannot).
+ */
+const flushed = async (slot: Slot): Promise<void> => {
+  const flushing = slot.flushing;
+  if (flushing === undefined) return;
+  slot.flushing = undefined;
+  if ((await flushing) !== undefined && slot.kept !== undefined) slot.kept = { ...slot.kept, broken: true };
+};
 
 const io = (id: string, message: string): StoreError => ({ kind: "io", id, message });
 
@@ -87,7 +116,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     const document = join(dir, `${id}.json`);
     const known = slots.get(document);
     if (known !== undefined) return known;
-    const slot: Slot = { dir, paths: { document, journal: join(dir, `${id}.journal`), lock: join(dir, `${id}.lock`) }, lock: undefined, kept: undefined };
+    const slot: Slot = { dir, paths: { document, journal: join(dir, `${id}.journal`), lock: join(dir, `${id}.lock`) }, lock: undefined, kept: undefined, flushing: undefined };
     slots.set(document, slot);
     return slot;
   };
@@ -142,8 +171,9 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
       }
     }
     if (plan.kind === "append" && kept?.generation !== undefined) {
-      const appended = await appendToJournal(slot.paths, { ...kept, generation: kept.generation }, session, plan.lines);
+      const appended = await appendToJournal(slot.paths, { ...kept, generation: kept.generation }, session, plan.lines, flushOf(session));
       slot.kept = appended.kept;
+      slot.flushing = appended.flushing;
       return appended.error === undefined ? ok(undefined) : err(io(id, appended.error));
     }
     if (plan.kind !== "rewrite") return err(io(id, "session store: no document to write"));
@@ -232,7 +262,14 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   const run = <T>(cwd: string, id: string, task: (slot: Slot) => Promise<Result<T, StoreError>>): ResultAsync<T, StoreError> => {
     if (!isSessionId(id)) return errAsync({ kind: "invalid-id", id });
     const slot = slotOf(cwd, id);
-    return settled(id, enqueue(slot.paths.document, () => task(slotOf(cwd, id))));
+    return settled(
+      id,
+      enqueue(slot.paths.document, async () => {
+        const current = slotOf(cwd, id);
+        await flushed(current);
+        return task(current);
+      }),
+    );
   };
 
   return {
