@@ -5,6 +5,7 @@
  * and connection failures, the response headers for `retry-after(-ms)`, an error frame streamed
  * before any output as a failed call with the status its code names.
  */
+import type { SentResponse } from "./light-response.js";
 
 /** What the AI SDK's `APICallError` carries that mm reads. */
 export class ApiCallError extends Error {
@@ -87,7 +88,7 @@ export const fetchFailure = (error: unknown, url: string): unknown => {
 };
 
 /** A 200 whose body could not be read to its end: the AI SDK's wrapping of the body stream's error. */
-export const bodyFailure = (error: unknown, url: string, response: Response): unknown =>
+export const bodyFailure = (error: unknown, url: string, response: Pick<SentResponse, "status" | "headers">): unknown =>
   isAbortError(error)
     ? error
     : fetchFailure(
@@ -96,7 +97,11 @@ export const bodyFailure = (error: unknown, url: string, response: Response): un
       );
 
 /** The response's headers as a plain record (lowercase names). */
-export const headerRecord = (headers: Headers): Record<string, string> => Object.fromEntries(headers);
+export const headerRecord = (headers: SentResponse["headers"]): Record<string, string> => {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => (record[name] = value));
+  return record;
+};
 
 type ErrorData = { readonly error: { readonly message: string } };
 
@@ -106,7 +111,7 @@ const isErrorData = (value: unknown): value is ErrorData => {
 };
 
 /** A non-2xx answer: its status, and the server's `error.message` when the body is OpenAI's error JSON, else the status text. */
-export const httpFailure = async (response: Response, url: string): Promise<ApiCallError> => {
+export const httpFailure = async (response: SentResponse, url: string): Promise<ApiCallError> => {
   const responseHeaders = headerRecord(response.headers);
   let body: string;
   try {

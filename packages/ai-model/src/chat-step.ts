@@ -13,6 +13,7 @@ import { chatHistoryBytes, systemTextOf, type HistoryBytes } from "./chat-histor
 import { chatCompletionsUrl, chatHeaders, chatRequest } from "./chat-request.js";
 import { chatStreamReader } from "./chat-stream-reader.js";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
+import type { BodyReader, SentResponse } from "./light-response.js";
 import type { HttpRequest, HttpSender } from "./node-http-fetch.js";
 import { withRetries, type RetryNotice } from "./retry.js";
 import { sseData } from "./sse-data.js";
@@ -43,7 +44,7 @@ export type ChatStepOptions = {
   readonly onRetry?: ((notice: RetryNotice) => void) | undefined;
 };
 
-type Reader = ReadableStreamDefaultReader<Uint8Array>;
+type Reader = BodyReader;
 
 /** A response whose stream has begun: what arrived so far, and how it goes on (or how it already ended). */
 type Opened =
@@ -52,7 +53,7 @@ type Opened =
   | {
       readonly kind: "streaming";
       readonly reader: Reader;
-      readonly response: Response;
+      readonly response: SentResponse;
       readonly events: readonly ModelEvent[];
       readonly sse: ReturnType<typeof sseData>;
       readonly state: ReturnType<typeof chatStreamReader>;
@@ -61,7 +62,7 @@ type Opened =
 const ignore = (): undefined => undefined;
 
 /** Reads a chunk of the body; a failure as the AI SDK reported it. */
-const readChunk = async (reader: Reader, href: string, response: Response): ReturnType<Reader["read"]> => {
+const readChunk = async (reader: Reader, href: string, response: SentResponse): ReturnType<Reader["read"]> => {
   try {
     return await reader.read();
   } catch (error) {
@@ -75,7 +76,7 @@ const readChunk = async (reader: Reader, href: string, response: Response): Retu
  */
 const open = async (send: HttpSender, http: HttpRequest): Promise<Opened> => {
   const href = http.url.href;
-  let response: Response;
+  let response: SentResponse;
   try {
     response = await send(http);
   } catch (error) {

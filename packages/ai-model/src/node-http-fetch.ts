@@ -2,8 +2,8 @@
  * `fetch` for model requests on `node:http` / `node:https`: the request body goes to the socket as the
  * bytes it is (one UTF-8 encoding of a string body; byte chunks as they are), where Node's fetch
  * measures a string body, encodes it and copies it again into a byte stream (three passes over a
- * 10 MB history, each on fresh memory). The response is a `Response` over a plain stream of the
- * socket's chunks. What the adapter relies on from Node's fetch is kept: connection failures reject
+ * 10 MB history, each on fresh memory). The sender's response is a light one over the socket's chunks
+ * (light-response.ts); `fetch` makes a web `Response` of it. What the adapter relies on from Node's fetch is kept: connection failures reject
  * with `TypeError("fetch failed", { cause })`, a response that breaks off errors its body with
  * `TypeError("terminated", { cause })` (`UND_ERR_SOCKET`), no response headers or no body byte for
  * 300 s fail with undici's timeout codes, redirects are followed (20 at most; `Authorization` dropped
@@ -13,8 +13,9 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import type { Duplex, Readable, Transform } from "node:stream";
+import type { Duplex, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { sentResponse, webResponse, type SentResponse } from "./light-response.js";
 import { spareConnections, type ConnectOptions } from "./spare-connection.js";
 
 /** Options of {@link nodeHttpFetch}. */
@@ -41,7 +42,7 @@ export type HttpRequest = {
 };
 
 /** Sends a request whose body is already bytes; resolves with the response (redirects followed). */
-export type HttpSender = (request: HttpRequest) => Promise<Response>;
+export type HttpSender = (request: HttpRequest) => Promise<SentResponse>;
 
 /** {@link nodeHttpSender}'s sender, which can also open the connection of a first request ahead of it. */
 export type NodeHttpSender = HttpSender & {
@@ -66,8 +67,6 @@ const coded = (name: string, message: string, code: string): Coded => Object.ass
 
 /** How Node's fetch rejects when no response arrives: a TypeError with the reason as its cause. */
 const fetchFailed = (cause: unknown): TypeError => new TypeError("fetch failed", { cause });
-/** How Node's fetch ends a body that breaks off. */
-const terminated = (cause: unknown): TypeError => new TypeError("terminated", { cause });
 const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 
 /** A plain record of lowercase header names, from whatever `init.headers` was. */
@@ -80,14 +79,6 @@ const headerRecord = (headers: RequestInit["headers"]): Record<string, string> =
   return out;
 };
 
-/** The response headers as a `Headers`, repeated ones kept. */
-const headersOf = (res: IncomingMessage): Headers => {
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  return headers;
-};
-
 /** A decompressor for `content-encoding`, or undefined for identity (or one this does not know). */
 const decoderFor = (encoding: string | undefined): Transform | undefined => {
   const name = encoding?.trim().toLowerCase();
@@ -95,69 +86,6 @@ const decoderFor = (encoding: string | undefined): Transform | undefined => {
   if (name === "deflate") return createInflate();
   if (name === "br") return createBrotliDecompress();
   return undefined;
-};
-
-/**
- * The response body as a web stream of the socket's chunks, paused while the reader is behind. Every
- * chunk counts as progress for the body timeout; a break-off errors the stream like Node's fetch does.
- */
-const bodyStream = (source: Readable, res: IncomingMessage, signal: AbortSignal | null | undefined, bodyTimeoutMs: number): ReadableStream<Uint8Array> => {
-  let received = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let done = false;
-  const stop = (): void => {
-    done = true;
-    if (timer !== undefined) clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
-  };
-  let fail: (error: unknown) => void = () => undefined;
-  const onAbort = (): void => fail(abortReason(signal!));
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      fail = (error) => {
-        if (done) return;
-        stop();
-        controller.error(error);
-        res.destroy();
-      };
-      // Re-armed while chunks keep coming: at most one timer per `bodyTimeoutMs`, nothing per chunk.
-      let seen = -1;
-      const check = (): void => {
-        if (received === seen) return fail(terminated(coded("BodyTimeoutError", "Body Timeout Error", "UND_ERR_BODY_TIMEOUT")));
-        seen = received;
-        timer = setTimeout(check, bodyTimeoutMs);
-        timer.unref();
-      };
-      check();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      source.on("data", (chunk: Buffer) => {
-        // Chunks already read from the socket still come after a cancel or a failure: dropped.
-        if (done) return;
-        received++;
-        controller.enqueue(chunk);
-        if ((controller.desiredSize ?? 1) <= 0) source.pause();
-      });
-      source.once("end", () => {
-        if (done) return;
-        stop();
-        controller.close();
-      });
-      // The socket closing early (Node: "aborted", ECONNRESET) reads as undici's SocketError.
-      const closed = (cause?: unknown): void => fail(terminated(Object.assign(coded("SocketError", "other side closed", "UND_ERR_SOCKET"), cause ? { cause } : {})));
-      res.once("error", closed);
-      if (source !== res) source.once("error", (error) => fail(terminated(error)));
-      res.once("close", () => {
-        if (!res.complete) closed();
-      });
-    },
-    pull() {
-      if (source.isPaused()) source.resume();
-    },
-    cancel() {
-      stop();
-      res.destroy();
-    },
-  }, { highWaterMark: BODY_HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength });
 };
 
 /** The sender behind {@link nodeHttpFetch} (see the module comment). */
@@ -289,16 +217,14 @@ const redirected = (request: HttpRequest, status: number, url: URL): HttpRequest
   return { ...request, url, headers, ...(asGet ? { method: request.method === "HEAD" ? "HEAD" : "GET", body: [] } : {}) };
 };
 
-const responseOf = (res: IncomingMessage, request: HttpRequest, bodyTimeoutMs: number): Response => {
-  const status = res.statusCode ?? 0;
-  const init = { status, statusText: res.statusMessage ?? "", headers: headersOf(res) };
-  if (NULL_BODY_STATUS.has(status) || request.method === "HEAD") {
+const responseOf = (res: IncomingMessage, request: HttpRequest, bodyTimeoutMs: number): SentResponse => {
+  const options = { highWaterBytes: BODY_HIGH_WATER_BYTES, bodyTimeoutMs, signal: request.signal };
+  if (NULL_BODY_STATUS.has(res.statusCode ?? 0) || request.method === "HEAD") {
     res.resume();
-    return new Response(null, init);
+    return sentResponse(res, null, options);
   }
   const decoder = decoderFor(res.headers["content-encoding"]);
-  const source: Readable = decoder ? res.pipe(decoder) : res;
-  return new Response(bodyStream(source, res, request.signal, bodyTimeoutMs), init);
+  return sentResponse(res, decoder ? res.pipe(decoder) : res, options);
 };
 
 /** Encodes a string body once (small ones through Node's shared pool). */
@@ -319,7 +245,7 @@ export const fetchOn = (send: HttpSender, fallback: typeof fetch = (input, init)
   (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const own = ownRequest(input, init);
     if (own === undefined) return fallback(input, init);
-    return send({ ...own, body: own.body === undefined ? [] : bodyBytes(own.body) });
+    return webResponse(await send({ ...own, body: own.body === undefined ? [] : bodyBytes(own.body) }));
   }) as typeof fetch;
 
 /** A `fetch` for model requests on node:http / node:https (see the module comment). */

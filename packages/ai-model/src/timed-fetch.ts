@@ -18,7 +18,7 @@ const urlOf = (input: Parameters<typeof fetch>[0]): string =>
 const ms = (value: number): string => `${Math.round(value)} ms`;
 
 /** How a timed request ends: its status and time, or its failure. */
-const timed = async (what: string, send: () => Promise<Response>, debug: (line: string) => void, now: () => number): Promise<Response> => {
+const timed = async <R extends { readonly status: number }>(what: string, send: () => Promise<R>, debug: (line: string) => void, now: () => number): Promise<R> => {
   const started = now();
   try {
     const response = await send();
