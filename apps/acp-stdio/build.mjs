@@ -1,7 +1,10 @@
 // Builds mm-acp into dist/ with esbuild. `node bin/mm-acp.js` is what editors spawn; it loads:
 //
+//  dist/cjs/mm-front-<hash>.cjs     the start-up front (src/front.ts, 37 kB): reads the command line, the
+//  dist/cjs/mm-front-<hash>.cache   configuration and the first message, answers `initialize`, then
+//                                   loads the agent's bundle and hands it the stream; with its code cache.
 //  dist/cjs/mm-acp-<hash>.cjs       the whole agent but the AI SDK provider, one CommonJS file. Its entry
-//                                   (src/main.ts) exports `start`; nothing runs on load.
+//                                   (src/main.ts) exports `start` and `startAfterFront`; nothing runs on load.
 //  dist/cjs/mm-acp-<hash>.cache     V8's code cache for it, made here by a node that loads it, starts it
 //                                   and answers `initialize` and `session/new` (in a temporary home):
 //                                   bin/mm-acp.js compiles the bundle with it, skipping the parse and
@@ -15,7 +18,7 @@
 //  dist/cjs/ai-provider-<hash>.cache  with V8's code cache for it (made by loading it once), the way
 //                                   bin/load-bundle.cjs loads the bundle: about 30 ms off the first step.
 //  dist/cjs/mcp-client-<hash>.cjs   @modelcontextprotocol/client, loaded when a session has MCP servers.
-//  dist/THIRD-PARTY-NOTICES.txt    the licences of the npm packages bundled into both files.
+//  dist/THIRD-PARTY-NOTICES.txt    the licences of the npm packages bundled into these files.
 //  dist/mm-acp.json                 which bundle, caches and provider are current, and the node the caches
 //                                   are for (`v20.20.2-x64`); written last, atomically.
 //                                   Files are named by content hash, so an agent started from an older

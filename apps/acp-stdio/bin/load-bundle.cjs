@@ -1,7 +1,8 @@
 "use strict";
 /**
- * Loads mm-acp's CommonJS bundle (dist/mm-acp.json names the current one) with V8's code cache, so what
- * start-up runs is neither parsed nor compiled again. V8 validates a cache (its version and flags, the
+ * Loads mm-acp's CommonJS bundles (dist/mm-acp.json names the current ones: the start-up front, then,
+ * once it has answered `initialize`, the agent's bundle) with V8's code cache, so what start-up runs
+ * is neither parsed nor compiled again. V8 validates a cache (its version and flags, the
  * source) and ignores one that does not fit: the bundle is then compiled as usual.
  *
  * The cache the build made (dist/cjs/*.cache) fits the node that built it, named in the manifest. On
