@@ -213,7 +213,7 @@ const frontBuild = checkFront(
 );
 const front = emit(cjsDir, "mm-front", textOf(frontBuild));
 
-// The licences of what both bundle, shipped beside them.
+// The licences of what the bundles hold, shipped beside them.
 replaceFile(join(dist, "THIRD-PARTY-NOTICES.txt"), (temp) =>
   writeFileSync(temp, thirdPartyNotices([providerMetafile, mcpMetafile, agentBuild.metafile, frontBuild.metafile], common.absWorkingDir)),
 );

@@ -142,6 +142,38 @@ describe("the start-up front", () => {
     });
   }
 
+  it("leaves a second initialize to the agent, which answers it as the SDK always did", async () => {
+    const params = clients.acpx!;
+    const before = direct(testConfig());
+    before.send({ id: 0, method: "initialize", params });
+    before.send({ id: 1, method: "initialize", params });
+    const expected = [await before.line(0), await before.line(1)];
+    const front = viaFront(testConfig());
+    front.send({ id: 0, method: "initialize", params });
+    front.send({ id: 1, method: "initialize", params });
+    expect([await front.line(0), await front.line(1)]).toEqual(expected);
+    expect(front.handoffs).toEqual(["answered"]);
+  });
+
+  it("hands an initialize notification (no id) to the agent unread", async () => {
+    const front = viaFront(testConfig());
+    front.send({ method: "initialize", params: { protocolVersion: 1 } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(front.handoffs).toEqual(["unread"]);
+    expect(front.out).toEqual([]);
+  });
+
+  it("hands over an input that failed, for the agent's read to meet the same failure", async () => {
+    const failing: acp.Stream = {
+      readable: lightReadable<acp.AnyMessage>(() => Promise.reject(new Error("EIO on stdin")), async () => undefined),
+      writable: lightWritable<acp.AnyMessage>(async () => undefined),
+    };
+    const reads: string[] = [];
+    answerFirst(failing, testConfig(), (read) => reads.push(read.kind));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toEqual(["none"]);
+  });
+
   it("hands over an input that ended before any message", async () => {
     const ended: acp.Stream = { readable: lightReadable<acp.AnyMessage>(async () => undefined, async () => undefined), writable: lightWritable<acp.AnyMessage>(async () => undefined) };
     const reads: string[] = [];

@@ -22,6 +22,7 @@ import { cliAction } from "./cli-args.js";
 import { initializeAnswer } from "./initialize-answer.js";
 import { chosenLogLevel, leveledLog, type LogLevel } from "./log.js";
 import { batchedStdout } from "./startup/batched-stdout.js";
+import { earlyLifecycle } from "./startup/early-lifecycle.js";
 import { stderrLine } from "./startup/stderr-line.js";
 import { nodeByteSource } from "./startup/stdin-source.js";
 import type { FrontRead } from "./wire/front-handoff.js";
@@ -37,6 +38,8 @@ export type FrontHandoff = {
   readonly read: FrontRead;
   /** Sets what hears of each message written to the stream (the agent's response watch). */
   readonly onWritten: (hook: (message: acp.AnyMessage) => void) => void;
+  /** The agent's lifecycle is installed: the front's own handlers of signals and failures go (startup/early-lifecycle.ts). */
+  readonly takeOver: () => void;
 };
 
 /** The agent's bundle (src/main.ts), as the front loads it. */
@@ -68,11 +71,19 @@ export const answerFirst = (stream: acp.Stream, config: MmConfig, handoff: (read
     .then(
       ({ done, value }) => {
         if (done || value === undefined) return handoff({ kind: "none" });
-        const first = answerable(value);
-        if (first === undefined) return handoff({ kind: "unread", message: value });
-        const answer = { jsonrpc: "2.0", id: first.id, result: initializeAnswer(config, first.params) } as acp.AnyMessage;
+        let answer: acp.AnyMessage | undefined;
+        let first: ReturnType<typeof answerable>;
+        try {
+          first = answerable(value);
+          if (first !== undefined) answer = { jsonrpc: "2.0", id: first.id, result: initializeAnswer(config, first.params) } as acp.AnyMessage;
+        } catch {
+          // Whatever went wrong here, the agent answers the message as it always did.
+          first = undefined;
+        }
+        if (first === undefined || answer === undefined) return handoff({ kind: "unread", message: value });
+        const params = first.params;
         void stream.writable.getWriter().write(answer);
-        setImmediate(() => handoff({ kind: "answered", params: first.params }));
+        setImmediate(() => handoff({ kind: "answered", params }));
       },
       // The input failed: the agent's read meets the same failure, and ends the connection as it does.
       () => handoff({ kind: "none" }),
@@ -88,11 +99,12 @@ export const start = (loadAgent: () => AgentEntry): void => {
   // The agent says what is wrong, as it always has.
   if (level.isErr() || loaded.isErr()) return loadAgent().start();
   const log = leveledLog(level.value, stderrLine);
+  const takeOver = earlyLifecycle(log);
   let written: (message: acp.AnyMessage) => void = () => undefined;
   const stream = ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), { log: log.warn, onWritten: (message) => written(message) });
   answerFirst(stream, loaded.value.config, (read) => {
     try {
-      loadAgent().startAfterFront({ level: level.value, loaded: loaded.value, stream, read, onWritten: (hook) => void (written = hook) });
+      loadAgent().startAfterFront({ level: level.value, loaded: loaded.value, stream, read, onWritten: (hook) => void (written = hook), takeOver });
     } catch (error) {
       stderrLine(`mm: fatal: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);

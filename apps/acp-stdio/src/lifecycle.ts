@@ -17,7 +17,8 @@ const KILL_AFTER_MS = 500;
 /** The part of the shell the lifecycle needs: signal every command group it started. */
 export type ShellGroups = { readonly signalAll: (signal: NodeJS.Signals) => number };
 
-const oneLine = (error: unknown): string =>
+/** An error as one log line. */
+export const oneLine = (error: unknown): string =>
   (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split("\n")[0]!.slice(0, 500);
 
 export const installLifecycle = (served: Served, log: Pick<Log, "info" | "warn">, shell?: ShellGroups): void => {

@@ -168,12 +168,14 @@ const main = async (handoff?: FrontHandoff): Promise<void> => {
     { home: homedir(), os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
   );
   installLifecycle(served, log, shell);
+  handoff?.takeOver();
   if (sandbox !== undefined) process.on("exit", sandbox.dispose);
 };
 
 /**
- * Runs mm-acp. Not run on import: build.mjs bundles this module, and bin/mm-acp.js loads the bundle
- * (with V8's code cache) and calls `start`.
+ * Runs mm-acp. Not run on import: build.mjs bundles this module; bin/mm-acp.js starts the start-up
+ * front (front.ts), which loads this bundle (with V8's code cache) and calls `startAfterFront`, or
+ * `start` for anything but serving.
  */
 export const start = (): void => run(undefined);
 

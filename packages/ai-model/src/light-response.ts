@@ -15,7 +15,7 @@ import type { Readable } from "node:stream";
 /** What reading the body gives, as a web stream's reader does. */
 export type BodyRead = { readonly done: false; readonly value: Uint8Array } | { readonly done: true; readonly value?: undefined };
 
-/** The reader of a body: `read` in order, `cancel` to let the rest go. */
+/** The reader of a body: `read` in order (one read at a time: the chat path's single reader), `cancel` to let the rest go. */
 export type BodyReader = {
   readonly read: () => Promise<BodyRead>;
   readonly cancel: (reason?: unknown) => Promise<void>;
@@ -32,10 +32,12 @@ export type SentResponse = {
 };
 
 type Coded = Error & { code: string };
-const coded = (name: string, message: string, code: string): Coded => Object.assign(new Error(message), { name, code });
+/** An error shaped like undici's (its name and code). */
+export const coded = (name: string, message: string, code: string): Coded => Object.assign(new Error(message), { name, code });
 /** How Node's fetch ends a body that breaks off. */
 const terminated = (cause: unknown): TypeError => new TypeError("terminated", { cause });
-const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+/** What an aborted request fails with: the signal's reason, or the DOM's AbortError. */
+export const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 
 /** The response's headers, from the raw ones: names lowercase, a repeated header's values joined by ", " (as `Headers` does). */
 const headersOf = (res: IncomingMessage): SentResponse["headers"] => {

@@ -15,7 +15,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Duplex, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { sentResponse, webResponse, type SentResponse } from "./light-response.js";
+import { abortReason, coded, sentResponse, webResponse, type SentResponse } from "./light-response.js";
 import { spareConnections, type ConnectOptions } from "./spare-connection.js";
 
 /** Options of {@link nodeHttpFetch}. */
@@ -62,12 +62,9 @@ const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 /** Bytes queued for a slow reader before the socket is paused. */
 const BODY_HIGH_WATER_BYTES = 256 * 1024;
 
-type Coded = Error & { code: string };
-const coded = (name: string, message: string, code: string): Coded => Object.assign(new Error(message), { name, code });
 
 /** How Node's fetch rejects when no response arrives: a TypeError with the reason as its cause. */
 const fetchFailed = (cause: unknown): TypeError => new TypeError("fetch failed", { cause });
-const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 
 /** A plain record of lowercase header names, from whatever `init.headers` was. */
 const headerRecord = (headers: RequestInit["headers"]): Record<string, string> => {

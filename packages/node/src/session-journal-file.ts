@@ -1,7 +1,8 @@
 /**
  * Appending to a session's journal: open, one `write` of the new lines (the header first when the
- * journal is new), `fdatasync`, close, synchronously (a few kB and one disk flush: cheaper than the
- * thread-pool round trips of the async calls). A write cut short is undone.
+ * journal is new), then `fdatasync` and close, synchronously (a few kB and one disk flush: cheaper
+ * than the thread-pool round trips of the async calls) or on the thread pool (below). A write cut
+ * short is undone.
  *
  * The `write` always happens before the append returns: from then on the lines survive the process
  * (a SIGKILL, an out-of-memory kill), being in the kernel's page cache. The flush to the disk, which

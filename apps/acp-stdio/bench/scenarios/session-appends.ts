@@ -1,7 +1,9 @@
 /**
  * The per-message journal write, measured in the benchmark process: a JSON session store holding the
  * 10 MB session (loaded from disk) saves it with one more ~2 kB message, 200 times; the floor is a
- * `write` + `fdatasync` of the same bytes to a plain file.
+ * `write` + `fdatasync` of the same bytes to a plain file. Each message is the model's, asking for a
+ * tool call: the store flushes such an append before the save returns (the call runs next), so the
+ * figure holds the `fdatasync` as its floor does (a tool result's flush overlaps the next request).
  */
 import { closeSync, fdatasyncSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -28,7 +30,7 @@ export const journalAppends = async (root: string, stored: StoredSession, genera
   const floorFd = openSync(join(root, "floor"), "a");
   try {
     for (let i = 0; i < SAVES; i++) {
-      const message: Message = { role: "tool", callId: `call_${i}`, toolName: "bash", status: "completed", output: `${"output line\n".repeat(170)}` };
+      const message: Message = { role: "assistant", text: `${"thinking line\n".repeat(150)}`, toolCalls: [{ id: `call_${i}`, name: "bash", input: { command: "ls" } }] };
       history = [...history, message];
       const t0 = now();
       const saved = await store.save({ ...loaded, updatedAt: Date.now(), history });
