@@ -120,11 +120,13 @@ const lazyFile = (name, packageName, request) => ({
   },
 });
 
-/** `@ai-sdk/openai`, imported by @mm/ai-model on the first step, as a require of the provider file. */
+/** @mm/ai-model's `./sdk.js` (the AI SDK and undici), imported on the first model step, as a require of the provider file. */
 const providerFile = (request) => ({
   name: "ai-provider-file",
   setup(b) {
-    b.onResolve({ filter: /^@ai-sdk\/openai$/ }, () => ({ path: "ai-provider", namespace: "ai-provider" }));
+    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
+      /packages\/ai-model\/src\/provider-models\.ts$/.test(args.importer) ? { path: "ai-provider", namespace: "ai-provider" } : undefined,
+    );
     b.onResolve({ filter: /(ai-provider-[0-9a-f]+\.cjs|mcp-client-[0-9a-f]+\.cjs|load-bundle\.cjs)$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: "ai-provider" }, () => ({ loader: "js", contents: `module.exports = ${request};` }));
   },
@@ -135,7 +137,7 @@ const textOf = (result) => result.outputFiles[0].text;
 /** The start-up bundle must not contain the AI SDK: it is loaded on the first model step only. */
 const checkNoAiSdk = (result) => {
   const inputs = Object.keys(result.metafile?.inputs ?? {});
-  const found = inputs.filter((path) => /node_modules\/(\.pnpm\/)?(@ai-sdk\+|ai@|@ai-sdk\/|ai\/)/.test(path));
+  const found = inputs.filter((path) => /node_modules\/(\.pnpm\/)?(@ai-sdk\+|ai@|undici@|@ai-sdk\/|ai\/|undici\/)/.test(path));
   if (found.length > 0) throw new Error(`the start-up bundle contains the AI SDK (it must load on first use): ${found.slice(0, 3).join(", ")}`);
   if (inputs.length === 0) throw new Error("no metafile: cannot check the start-up bundle");
   return result;
@@ -177,8 +179,11 @@ const ownFile = async (name, packageName, fromDir) => {
   return { file: emit(cjsDir, name, textOf(result)), metafile: result.metafile };
 };
 
-// 1. The provider: bundled once, on its own.
-const { file: provider, metafile: providerMetafile } = await ownFile("ai-provider", "@ai-sdk/openai", "../../packages/ai-model/src");
+// 1. The provider (@mm/ai-model's sdk.ts: the AI SDK's providers and middleware, undici): bundled once, on its own.
+const { file: provider, metafile: providerMetafile } = await ownFile("ai-provider", "./sdk.ts", "../../packages/ai-model/src");
+
+// 1a'. undici (@mm/ai-model imports it when a proxy is set), on its own too.
+const { file: undiciFile, metafile: undiciMetafile } = await ownFile("undici", "undici", "../../packages/ai-model/src");
 
 // 1a. The MCP client (@mm/mcp imports it when a session has MCP servers), on its own too.
 const { file: mcpClient, metafile: mcpMetafile } = await ownFile("mcp-client", "@modelcontextprotocol/client", "../../packages/mcp/src");
@@ -199,6 +204,7 @@ const agentBuild = checkNoAiSdk(
     lazySchemas,
     fastInitialize,
     fpTsEsModules,
+    lazyFile("undici", "undici", `require("../../bin/load-bundle.cjs").loadFile(require("node:path").join(__dirname, ${JSON.stringify(undiciFile)}))`),
     lazyFile("mcp-client", "@modelcontextprotocol/client", `require("../../bin/load-bundle.cjs").loadFile(require("node:path").join(__dirname, ${JSON.stringify(mcpClient)}))`),
     providerFile(
       `require("../../bin/load-bundle.cjs").loadProvider(require("node:path").join(__dirname, ${JSON.stringify(provider)}), require("node:path").join(__dirname, ${JSON.stringify(providerCache)}))`,
@@ -215,7 +221,7 @@ const front = emit(cjsDir, "mm-front", textOf(frontBuild));
 
 // The licences of what the bundles hold, shipped beside them.
 replaceFile(join(dist, "THIRD-PARTY-NOTICES.txt"), (temp) =>
-  writeFileSync(temp, thirdPartyNotices([providerMetafile, mcpMetafile, agentBuild.metafile, frontBuild.metafile], common.absWorkingDir)),
+  writeFileSync(temp, thirdPartyNotices([providerMetafile, undiciMetafile, mcpMetafile, agentBuild.metafile, frontBuild.metafile], common.absWorkingDir)),
 );
 
 // 3. The code caches of the front and the bundle, and the provider's again, made by a node that
@@ -248,7 +254,7 @@ try {
 replaceFile(join(dist, "mm-acp.json"), (temp) =>
   writeFileSync(
     temp,
-    `${JSON.stringify({ front: `cjs/${front}`, frontCache: `cjs/${frontCache}`, bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}`, providerCache: `cjs/${providerCache}`, mcpClient: `cjs/${mcpClient}`, node: createRequire(import.meta.url)("./bin/load-bundle.cjs").RUNTIME })}\n`,
+    `${JSON.stringify({ front: `cjs/${front}`, frontCache: `cjs/${frontCache}`, bundle: `cjs/${bundle}`, cache: `cjs/${cache}`, provider: `cjs/${provider}`, providerCache: `cjs/${providerCache}`, mcpClient: `cjs/${mcpClient}`, undici: `cjs/${undiciFile}`, node: createRequire(import.meta.url)("./bin/load-bundle.cjs").RUNTIME })}\n`,
   ),
 );
 
@@ -257,7 +263,7 @@ replaceFile(join(dist, "mm-acp.json"), (temp) =>
 // earlier versions of this script wrote.
 const DAY_MS = 24 * 60 * 60 * 1000;
 const packing = process.env.npm_lifecycle_event === "prepack";
-const current = new Set([front, frontCache, bundle, cache, provider, providerCache, mcpClient]);
+const current = new Set([front, frontCache, bundle, cache, provider, providerCache, mcpClient, undiciFile]);
 for (const name of readdirSync(cjsDir)) {
   const path = join(cjsDir, name);
   if (!current.has(name) && (packing || Date.now() - statSync(path).mtimeMs > DAY_MS)) rmSync(path, { force: true });

@@ -4,7 +4,7 @@
  */
 import { homedir } from "node:os";
 import type * as acp from "@agentclientprotocol/sdk";
-import { aiSdkModel, listModelIds } from "@mm/ai-model";
+import { aiSdkModel, listModelIds, proxySettings } from "@mm/ai-model";
 import {
   bashShell,
   changeTracker,
@@ -27,14 +27,11 @@ import { serve, type AppPorts } from "./serve.js";
 import { runSetup } from "./setup/run-setup.js";
 import { batchedStdout } from "./startup/batched-stdout.js";
 import { stderrLine } from "./startup/stderr-line.js";
-import { REHEARSAL_CHUNKS, rehearseTurn } from "./startup/turn-rehearsal.js";
 import { nodeByteSource } from "./startup/stdin-source.js";
-import { warmAfterFirstSession } from "./startup/warm-model.js";
 import { jitlessUntilFirstAnswer } from "./startup/zod-jit.js";
 import { responseWatch } from "./wire/after-response.js";
 import { afterFront } from "./wire/front-handoff.js";
 import { ndJsonStream } from "./wire/nd-json-stream.js";
-import { rehearsalPrompt, withRehearsals } from "./wire/rehearsal.js";
 
 
 /**
@@ -112,35 +109,18 @@ const main = async (handoff?: FrontHandoff): Promise<void> => {
   const skills = await loadDiskSkillCatalogue(config.skills.dirs, log.warn);
   for (const line of bannerLines(config, skills.list(), source)) log.info(line);
   const watch = responseWatch();
+  const proxy = proxySettings(process.env);
   const model = aiSdkModel({
     model: config.model.name,
     baseURL: config.model.baseURL,
     apiKey: config.model.apiKey,
     api: config.model.api,
+    reasoningTag: config.model.reasoningTag,
+    proxy,
     log: (line) => log.warn(`mm: ${line}`),
     ...(log.debug !== undefined ? { debug: log.debug } : {}),
   });
-  const written = (message: acp.AnyMessage): void => {
-    watch.written(message);
-    warm(message);
-  };
-  const stream = handoff !== undefined ? handedOver(handoff, written, log.warn) : stdioStream(written, log.warn);
-  // In the idle time after the first `session/new`: a model step against a canned answer, and a
-  // `session/prompt` through the SDK, both off the wire (startup/warm-model.ts, wire/rehearsal.ts);
-  // then a whole turn on an in-memory agent (startup/turn-rehearsal.ts).
-  // The editor's first prompt cancels the turn's rehearsal, or keeps it from starting: it would only
-  // compete with the real turn.
-  const prompted = new AbortController();
-  const rehearsals = withRehearsals(
-    stream,
-    () => cryptoRandomHex.hex(12),
-    (message) => void ("method" in message && message.method === "session/prompt" && prompted.abort()),
-  );
-  const warm = warmAfterFirstSession(async () => {
-    const [warmed] = await Promise.all([model.warmUp(), rehearsals.rehearse("session/prompt", rehearsalPrompt)]);
-    const canned = warmed === "warmed" ? model.cannedChat(REHEARSAL_CHUNKS) : undefined;
-    if (canned !== undefined) await rehearseTurn(config, { ...ports, model: canned }, { signal: prompted.signal });
-  });
+  const stream = handoff !== undefined ? handedOver(handoff, watch.written, log.warn) : stdioStream(watch.written, log.warn);
   // Commands run without the variable holding the model's key (nor those of tools.hiddenEnv): whatever
   // a command prints ends up on the wire and in the session file, and the model has no business
   // reading the agent's credentials.
@@ -164,7 +144,7 @@ const main = async (handoff?: FrontHandoff): Promise<void> => {
   const served = serve(
     config,
     ports,
-    { stream: rehearsals.stream, afterResponse: watch.afterResponse },
+    { stream, afterResponse: watch.afterResponse },
     { home: homedir(), os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
   );
   installLifecycle(served, log, shell);

@@ -81,15 +81,16 @@ describe("the command line", () => {
 });
 
 describe("a model served on a port Node's fetch refuses", () => {
-  // Requests go out on node:http (node-http-fetch.ts), which has no "bad port" list: a local server on
-  // 6000 (X11's port, one browsers block) answers like any other.
-  it("is reached like any other", async (context) => {
+  // Requests go out on fetch, which refuses the ports browsers block (6000, X11's, among them): the
+  // prompt fails at once, without a retry, saying so and what to do.
+  it("fails at once with a line that names the port", async (context) => {
     const on6000 = await startFakeOpenAI([text("from port 6000")], { port: 6000 }).catch(() => undefined);
     if (on6000 === undefined) return context.skip(); // the port is taken on this machine
     try {
-      const { outcomes } = await session({ env: env({ MM_BASE_URL: "http://127.0.0.1:6000/v1" }) }, "hi");
-      expect(outcomes[0]).toEqual({ stopReason: "end_turn" });
-      expect(on6000.requests).toHaveLength(1);
+      const { outcomes, stderr } = await session({ env: env({ MM_BASE_URL: "http://127.0.0.1:6000/v1" }) }, "hi");
+      expect(JSON.stringify(outcomes[0])).toContain("refuses port 6000");
+      expect(stderr).not.toContain("retry");
+      expect(on6000.requests).toHaveLength(0);
     } finally {
       await on6000.close();
     }

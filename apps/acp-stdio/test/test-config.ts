@@ -2,7 +2,7 @@
 import type { MmConfig } from "@mm/node";
 
 export const testConfig = (): MmConfig => ({
-  model: { name: "test-model", baseURL: "http://127.0.0.1:9/v1", apiKeyEnv: "OPENAI_API_KEY", apiKey: undefined, api: "chat", contextWindow: 128_000, choices: [], vision: false },
+  model: { name: "test-model", baseURL: "http://127.0.0.1:9/v1", apiKeyEnv: "OPENAI_API_KEY", apiKey: undefined, api: "chat", contextWindow: 128_000, choices: [], vision: false, reasoningTag: "think" },
   sessions: { enabled: false, dir: ".mm/sessions" },
   context: { threshold: 102_400, keepLastTurns: 2 },
   skills: { dirs: [] },

@@ -52,7 +52,7 @@ describe("aiSdkModel over chat completions", () => {
       { type: "text", text: "Hel" },
       { type: "text", text: "lo" },
       { type: "text", text: " there" },
-      { type: "finish", usage: { inputTokens: 321, outputTokens: 3 } },
+      { type: "finish", usage: { inputTokens: 321, outputTokens: 3 }, reason: "stop" },
     ]);
     const body = fake.requests[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({
@@ -75,7 +75,7 @@ describe("aiSdkModel over chat completions", () => {
     expect(first).toEqual([
       { type: "text", text: "Looking." },
       { type: "tool-call", id: "model_id_1", name: "bash", input: { command: "ls" } },
-      { type: "finish", usage: expect.objectContaining({ inputTokens: expect.any(Number) }) },
+      { type: "finish", reason: expect.any(String), usage: expect.objectContaining({ inputTokens: expect.any(Number) }) },
     ]);
     const history: Message[] = [
       ...hi,
@@ -114,7 +114,7 @@ describe("aiSdkModel over chat completions", () => {
     const events = await collect(modelFor(fake).step(request(hi)));
     expect(events).toEqual([
       { type: "tool-call", id: "c1", name: "bash", input: '{"command": "ls' },
-      { type: "finish", usage: expect.any(Object) },
+      { type: "finish", reason: expect.any(String), usage: expect.any(Object) },
     ]);
   });
 
@@ -185,7 +185,7 @@ describe("aiSdkModel over chat completions", () => {
     expect(events).toHaveLength(3);
     expect(errorOf(events)).toEqual({
       kind: "network",
-      message: `the connection to the model server at ${fake.url} broke mid-response`,
+      message: `the connection to the model server at ${fake.url} broke before the answer was finished`,
     });
   });
 
@@ -257,7 +257,7 @@ describe("aiSdkModel over the Responses API", () => {
     expect(first).toEqual([
       { type: "text", text: "Looking." },
       { type: "tool-call", id: "fc_call", name: "bash", input: { command: "ls" } },
-      { type: "finish", usage: expect.objectContaining({ inputTokens: expect.any(Number) }) },
+      { type: "finish", reason: expect.any(String), usage: expect.objectContaining({ inputTokens: expect.any(Number) }) },
     ]);
     expect(fake.requests[0]).toMatchObject({ path: "/v1/responses", body: { store: false, stream: true } });
     const history: Message[] = [
@@ -269,7 +269,7 @@ describe("aiSdkModel over the Responses API", () => {
     expect(second).toEqual([
       { type: "text", text: "a" },
       { type: "text", text: "b" },
-      { type: "finish", usage: expect.objectContaining({ inputTokens: 42 }) },
+      { type: "finish", reason: expect.any(String), usage: expect.objectContaining({ inputTokens: 42 }) },
     ]);
     const input = (fake.requests[1]?.body as { input: unknown[] }).input;
     expect(input).toEqual(
@@ -295,7 +295,7 @@ describe("aiSdkModel: reasoning and images", () => {
       { type: "reasoning", text: "options.", item },
       { type: "reasoning-end", item, encrypted: expect.stringMatching(/^encrypted:/) },
       { type: "text", text: "Done." },
-      { type: "finish", usage: expect.any(Object) },
+      { type: "finish", reason: expect.any(String), usage: expect.any(Object) },
     ]);
     const end = events[2] as { item: string; encrypted: string };
     const history: Message[] = [...hi, { role: "assistant", text: "Done.", toolCalls: [], reasoning: [{ text: "Weighing options.", item: end.item, encrypted: end.encrypted }] }, { role: "user", text: "go on" }];

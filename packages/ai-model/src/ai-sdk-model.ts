@@ -1,27 +1,25 @@
 /**
- * The Model port on an OpenAI-compatible server. The chat-completions API (the default) goes through
- * mm's own lean path (chat-step.ts: the request body from kept history bytes, the event stream read by
- * one reader), so a chat step never loads the AI SDK's provider. The Responses API, and an embedder's
- * own `fetch`, go through the AI SDK's OpenAI provider: one `doStream` call per step on its language
- * model, tools declared by their JSON Schemas so the core runs them (`streamText` is not used: the core
- * runs the tool loop itself, and its layers cost more CPU per streamed chunk than the rest of the
- * agent). Both paths give the prompt in the API's form, parse tool inputs from JSON, and retry 429 /
- * 5xx / connection failures before the first chunk, honouring `retry-after(-ms)` as the AI SDK does.
- * The provider is imported on its first step, not at start-up; every failure ends the stream as an
- * `error` event.
+ * The Model port on an OpenAI-compatible server, through the AI SDK: one `doStream` call per step
+ * on the provider's language model (provider-models.ts), tools declared by their JSON Schemas so the
+ * core runs them. `streamText` is not used: the core runs the tool loop itself, and one step needs
+ * only the stream, read here into mm's events (step-parts.ts).
+ *
+ * A step is retried (retry.ts: 2 s, then 4 s, or the server's `retry-after`) while nothing of it has
+ * been shown: a refused connection, a 408/409/429/5xx, a stream that broke or ended before the server
+ * finished it. An exhausted quota and a request too large for the model are not retried. Every
+ * failure ends the stream as one `error` event explained in one line (explain-error.ts); the port's
+ * contract holds: `step` never throws, and ends with exactly one `finish` or `error`.
  */
-import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "@mm/core";
-import type { JSONSchema7, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { chatRoute, chatStep, type ChatRoute, type ChatStepOptions } from "./chat-step.js";
-import { parseInput } from "./chat-stream-reader.js";
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart, JSONSchema7 } from "@ai-sdk/provider";
+import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec } from "@mm/core";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
-import { nodeHttpSender, type HttpSender } from "./node-http-fetch.js";
-import { providerRoutes, type Route } from "./provider-route.js";
-import { isReasoningModelId, reasoningEvent } from "./reasoning-parts.js";
+import { isOpenAIHost, providerModels } from "./provider-models.js";
+import type { ProxySettings } from "./proxy.js";
+import { isReasoningModelId } from "./reasoning-models.js";
 import { withRetries, type RetryNotice } from "./retry.js";
-import { timedFetch, timedSender, timedStep } from "./timed-fetch.js";
-import { cannedConnection, chatTextFrames, warmUpFrames, warmUpRequest } from "./warm-up.js";
-import { warmUpSocket } from "./warm-up-socket.js";
+import { MAX_STEP_OUTPUT_CHARS, stepParts, type StepFailure } from "./step-parts.js";
+import { timedStep } from "./timed-fetch.js";
+import { toProviderPrompt } from "./to-provider-prompt.js";
 
 /** Options of {@link aiSdkModel}. */
 export type AiSdkModelOptions = {
@@ -33,11 +31,17 @@ export type AiSdkModelOptions = {
   readonly apiKey?: string | undefined;
   /** `chat`: /chat/completions, which every OpenAI-compatible server speaks; `responses`: /responses with `store: false`. */
   readonly api: "chat" | "responses";
-  /** Retries of 429, 5xx and connection failures (default 2), waiting 2 s, 4 s… unless the server sends `retry-after(-ms)`. */
+  /** Retries of 429, 5xx, connection failures and cut-off streams (default 2), waiting 2 s, 4 s… unless the server sends `retry-after(-ms)`. */
   readonly maxRetries?: number;
-  /** How requests are sent; node:http / node:https when absent (node-http-fetch.ts). */
+  /** How requests are sent; the global fetch (through `proxy` when set) when absent. */
   readonly fetch?: typeof fetch;
+  /** The environment's proxy (proxy.ts `proxySettings`); requests go direct when absent. */
+  readonly proxy?: ProxySettings | undefined;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The tag whose contents in the answer are the model's reasoning (`think`, the default); empty: none. */
+  readonly reasoningTag?: string;
+  /** The output of one step, in characters, past which it is stopped (default {@link MAX_STEP_OUTPUT_CHARS}). */
+  readonly maxOutputChars?: number;
   /** Waits between retries; a timer when absent (tests pass one that does not wait). */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A line for the operator's log: each retry, with its cause and delay. */
@@ -57,25 +61,7 @@ export const NO_API_KEY: ModelError = {
   message: "no API key: set OPENAI_API_KEY (or the variable named by model.apiKeyEnv)",
 };
 
-type ProviderTools = LanguageModelV3FunctionTool[];
-type ProviderUsage = Extract<LanguageModelV3StreamPart, { type: "finish" }>["usage"];
-
-const isOpenAIEndpoint = (baseURL: string | undefined): boolean => {
-  if (baseURL === undefined || baseURL === "") return true;
-  try {
-    return new URL(baseURL).hostname === "api.openai.com";
-  } catch {
-    return false;
-  }
-};
-
-const usageOf = (usage: ProviderUsage | undefined): Usage => {
-  const input = usage?.inputTokens.total;
-  const output = usage?.outputTokens.total;
-  return { ...(input !== undefined ? { inputTokens: input } : {}), ...(output !== undefined ? { outputTokens: output } : {}) };
-};
-
-/** `model server answered 500, retry 1/2 in 2 s`, or the network failure's own words. */
+/** `model server answered 500, retry 1/2 in 2 s`, or the failure's own words. */
 export const retryLine = (notice: RetryNotice, context: ErrorContext): string => {
   const status = (notice.error as { statusCode?: unknown }).statusCode;
   const cause = typeof status === "number" ? `model server answered ${status}` : explainError(notice.error, context).message;
@@ -84,152 +70,147 @@ export const retryLine = (notice: RetryNotice, context: ErrorContext): string =>
   return `${cause}, retry ${notice.retry}/${notice.of} in ${delay}`;
 };
 
-/** How a warm-up ended: its step finished, a real step stopped it, or it failed (with why). */
-export type WarmUpOutcome = "warmed" | "stopped" | `failed: ${string}`;
-
-/** The Model port, and a warm-up to run in idle time before the first step. */
-export type AiSdkModel = Model & {
-  /**
-   * Runs one step through the real request path (mm's chat path, or the provider for the Responses
-   * API) and HTTP client against a canned answer served in this process (a private local socket for
-   * the chat path, an in-memory connection otherwise; nothing on the network, no output), so the first
-   * real step finds their code compiled; then opens the real server's connection ahead of the first
-   * step (nothing sent on it). Runs once; the first real step stops it rather than wait for it. Never
-   * rejects.
-   */
-  readonly warmUp: () => Promise<WarmUpOutcome>;
-  /**
-   * For a turn rehearsed in idle time: a Model whose every step answers `texts` (text deltas) through
-   * this model's own chat request path, HTTP client and stream reader, against a private local socket
-   * (nothing on the network). Undefined where there is no such path (the Responses API, an embedder's
-   * fetch, a platform without the local socket).
-   */
-  readonly cannedChat: (texts: readonly string[]) => Model | undefined;
+/** An attempt's failure as a thrown error: retryable when the step may be tried again. */
+const failureError = (failure: StepFailure): unknown => {
+  switch (failure.kind) {
+    case "unfinished":
+      return Object.assign(new Error("the model stream ended before the server finished the answer (the connection dropped?)"), { name: "MM_UnfinishedStream", isRetryable: true });
+    case "too-much-output":
+      return Object.assign(new Error(`the model's output passed ${failure.limit} characters in one step; stopped`), { name: "MM_TooMuchOutput" });
+    case "provider":
+      return failure.error;
+  }
 };
 
-/** The (never contacted) address of the warm-up step. */
-const WARM_UP_BASE_URL = "http://warm-up.invalid/v1";
+/** A stream read that failed (a socket dropped mid-answer): retryable while nothing was shown. */
+const readFailure = (error: unknown): unknown =>
+  error instanceof Error && error.name !== "AbortError" ? Object.assign(new Error(error.message, { cause: error }), { name: "MM_StreamBroken", isRetryable: true }) : error;
+
+const toolsOf = (specs: readonly ToolSpec[]): LanguageModelV3FunctionTool[] =>
+  specs.map((spec) => ({
+    type: "function" as const,
+    name: spec.name,
+    description: spec.description,
+    // The core's schemas are JSON Schema documents; the provider types them as JSONSchema7.
+    inputSchema: spec.inputSchema as JSONSchema7,
+  }));
 
 /** The Model port on an OpenAI-compatible server (see the module comment). Its `step` never throws. */
-export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
-  const missingKey = !options.apiKey && isOpenAIEndpoint(options.baseURL);
-  const apiKey = options.apiKey || PLACEHOLDER_API_KEY;
-  const errorContext: ErrorContext = { baseURL: options.baseURL || OPENAI_BASE_URL, apiKey: options.apiKey };
+export const aiSdkModel = (options: AiSdkModelOptions): Model => {
+  const baseURL = options.baseURL || OPENAI_BASE_URL;
+  const missingKey = !options.apiKey && isOpenAIHost(baseURL);
+  const errorContext: ErrorContext = { baseURL, apiKey: options.apiKey };
   const maxRetries = options.maxRetries ?? 2;
-  /** Responses: nothing stored server-side; reasoning models asked for summaries (and their encrypted reasoning, by the provider). */
-  const providerOptionsFor = (modelId: string): Pick<LanguageModelV3CallOptions, "providerOptions"> =>
-    options.api !== "responses"
-      ? {}
-      : { providerOptions: { openai: { store: false, ...(isReasoningModelId(modelId) ? { reasoningSummary: "auto" } : {}) } } };
+  const maxOutputChars = options.maxOutputChars ?? MAX_STEP_OUTPUT_CHARS;
+  const modelsOf = providerModels({
+    api: options.api,
+    baseURL,
+    apiKey: options.apiKey || PLACEHOLDER_API_KEY,
+    headers: options.headers,
+    fetch: options.fetch,
+    proxy: options.proxy,
+    reasoningTag: options.reasoningTag ?? "think",
+    debug: options.debug,
+  });
   const logRetry = (notice: RetryNotice): void => options.log?.(retryLine(notice, errorContext));
-  const toolSets = new WeakMap<readonly ToolSpec[], ProviderTools>();
-
-  const { routeOn, promptOf } = providerRoutes({ api: options.api, headers: options.headers });
-  const debug = options.debug;
-  /** mm's own chat path: the chat API on our HTTP client (an embedder's `fetch` goes through the provider). */
-  const lean = options.api === "chat" && options.fetch === undefined;
-  const httpSender = nodeHttpSender();
-  const realSender = debug !== undefined ? timedSender(httpSender, debug) : httpSender;
-  const realRoute = routeOn({
-    apiKey,
-    baseURL: options.baseURL,
-    ...(options.fetch !== undefined ? { fetch: debug !== undefined ? timedFetch(options.fetch, debug) : options.fetch } : { send: realSender }),
-  });
-  // The provider's own default: OPENAI_BASE_URL, then OpenAI's.
-  const chatBaseURL = (): string => options.baseURL || process.env.OPENAI_BASE_URL || OPENAI_BASE_URL;
-  let realChat: ChatRoute | undefined;
-  const chatOptions = (retries: number): ChatStepOptions => ({
-    model: options.model,
-    maxRetries: retries,
-    errorContext,
-    notAStream,
-    sleep: options.sleep,
-    onRetry: logRetry,
-  });
-
-  const toolsOf = (specs: readonly ToolSpec[]): ProviderTools | undefined => {
+  const toolSets = new WeakMap<readonly ToolSpec[], LanguageModelV3FunctionTool[]>();
+  const toolsFor = (specs: readonly ToolSpec[]): LanguageModelV3FunctionTool[] | undefined => {
     if (specs.length === 0) return undefined;
     let tools = toolSets.get(specs);
-    if (!tools) {
-      tools = specs.map((spec) => ({
-        type: "function" as const,
-        name: spec.name,
-        description: spec.description,
-        // The core's schemas are JSON Schema documents; the provider types them as JSONSchema7.
-        inputSchema: spec.inputSchema as JSONSchema7,
-      }));
-      toolSets.set(specs, tools);
-    }
+    if (tools === undefined) toolSets.set(specs, (tools = toolsOf(specs)));
     return tools;
   };
+  /** Responses: nothing stored server-side; reasoning models asked for summaries (and their encrypted reasoning). */
+  const providerOptionsFor = (modelId: string): Pick<LanguageModelV3CallOptions, "providerOptions"> =>
+    options.api !== "responses" ? {} : { providerOptions: { openai: { store: false, ...(isReasoningModelId(modelId) ? { reasoningSummary: "auto" } : {}) } } };
 
   /** A 200 whose body is no event stream (a proxy's error page, a JSON error): said in one line. */
   const notAStream = (contentType: string): ModelError => ({
     kind: "bad-response",
-    message: `the model server at ${errorContext.baseURL} answered with ${contentType.split(";")[0]}, not an event stream (a proxy or a wrong base URL?)`,
+    message: `the model server at ${baseURL} answered with ${contentType.split(";")[0]}, not an event stream (a proxy or a wrong base URL?)`,
   });
 
-  /** One step on `route`; `refusal`, when given, is the step's only event (after a cancel's). */
-  async function* runStep(route: Route, request: ModelRequest, retries: number, refusal?: ModelError): AsyncGenerator<ModelEvent> {
+  async function* step(request: ModelRequest): AsyncGenerator<ModelEvent> {
     const { signal } = request;
-    const failed = (error: unknown): ModelEvent => ({
-      type: "error",
-      error: signal.aborted ? abortedError() : explainError(error, errorContext),
-    });
     if (signal.aborted) return yield { type: "error", error: abortedError() };
-    if (refusal !== undefined) return yield { type: "error", error: refusal };
-    let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
+    if (missingKey) return yield { type: "error", error: NO_API_KEY };
+    if (!URL.canParse(baseURL)) return yield { type: "error", error: { kind: "config", message: `the model's base URL ${JSON.stringify(baseURL)} is not a URL` } };
+    // Stops the request when the step must end early (too much output), as the editor's cancel does.
+    const own = new AbortController();
+    const abortSignal = AbortSignal.any([signal, own.signal]);
+    const failed = (error: unknown): ModelEvent => ({ type: "error", error: signal.aborted ? abortedError() : explainError(error, errorContext) });
+    let model: LanguageModelV3;
     try {
-      const modelId = request.model ?? options.model;
-      const model = await route.modelsOf(modelId);
-      const tools = toolsOf(request.tools);
-      const prompt = promptOf(request);
-      const call: LanguageModelV3CallOptions = {
-        prompt,
-        ...(tools ? { tools, toolChoice: { type: "auto" } } : {}),
-        abortSignal: signal,
-        // Chat servers send reasoning in fields the provider does not parse: read from the raw chunks.
-        ...(options.api === "chat" ? { includeRawChunks: true } : {}),
-        ...providerOptionsFor(modelId),
-      };
-      const { stream, response } = await withRetries(async () => model.doStream(call), { maxRetries: retries, signal, onRetry: logRetry, ...(options.sleep ? { sleep: options.sleep } : {}) });
-      reader = stream.getReader();
-      const contentType = response?.headers?.["content-type"];
-      if (contentType !== undefined && !contentType.includes("text/event-stream")) {
-        return yield { type: "error", error: notAStream(contentType) };
-      }
-      let finish: ModelEvent | undefined;
+      model = await modelsOf(request.model ?? options.model);
+    } catch (error) {
+      return yield { type: "error", error: { kind: "config", message: `the AI SDK could not be loaded: ${error instanceof Error ? error.message : String(error)}` } };
+    }
+    const tools = toolsFor(request.tools);
+    const call: LanguageModelV3CallOptions = {
+      prompt: toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses", reasoning: options.api === "responses" }),
+      ...(tools ? { tools, toolChoice: { type: "auto" } } : {}),
+      abortSignal,
+      // The raw chunks say whether the server finished the answer, and carry reasoning the provider drops.
+      includeRawChunks: true,
+      ...providerOptionsFor(request.model ?? options.model),
+    };
+    let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
+    let parts = stepParts(maxOutputChars);
+    /** Reads parts until there is something to show, the stream ends, or it fails (thrown). */
+    const pump = async (): Promise<{ readonly events: readonly ModelEvent[]; readonly done: boolean }> => {
       for (;;) {
-        const { done, value: part } = await reader.read();
-        if (done) break;
-        // Whatever follows the finish is read to the end, so the connection goes back to the pool.
-        if (finish !== undefined) continue;
-        switch (part.type) {
-          case "text-delta":
-            if (part.delta !== "") yield { type: "text", text: part.delta };
-            break;
-          case "tool-call":
-            yield { type: "tool-call", id: part.toolCallId, name: part.toolName, input: parseInput(part.input) };
-            break;
-          case "finish":
-            finish = { type: "finish", usage: usageOf(part.usage) };
-            break;
-          case "raw":
-          case "reasoning-delta":
-          case "reasoning-end": {
-            const event = reasoningEvent(part);
-            if (event !== undefined) yield event;
-            break;
+        let next: Awaited<ReturnType<ReadableStreamDefaultReader<LanguageModelV3StreamPart>["read"]>>;
+        try {
+          next = await reader!.read();
+        } catch (error) {
+          throw readFailure(error);
+        }
+        if (next.done) return { events: [], done: true };
+        const outcome = parts.take(next.value);
+        if (outcome.failure !== undefined) {
+          if (outcome.failure.kind === "too-much-output") own.abort();
+          // What came with the failure is shown before it (the core keeps text, drops the calls).
+          if (outcome.events.length > 0) pending = outcome.events;
+          throw failureError(outcome.failure);
+        }
+        if (outcome.events.length > 0) return { events: outcome.events, done: false };
+      }
+    };
+    let pending: readonly ModelEvent[] = [];
+    try {
+      // An attempt: the request, then its stream up to the first thing to show (or its end).
+      let first = await withRetries(
+        async () => {
+          reader?.cancel().catch(() => undefined);
+          parts = stepParts(maxOutputChars);
+          pending = [];
+          const { stream, response } = await model.doStream(call);
+          reader = stream.getReader();
+          const contentType = response?.headers?.["content-type"];
+          if (contentType !== undefined && !contentType.includes("text/event-stream")) return { refused: notAStream(contentType) };
+          const start = await pump();
+          if (start.done) {
+            const end = parts.end();
+            if ("failure" in end) throw failureError(end.failure);
+            return { events: end.finish, done: true };
           }
-          case "error":
-            return yield failed(part.error);
+          return start;
+        },
+        { maxRetries, signal, onRetry: logRetry, ...(options.sleep ? { sleep: options.sleep } : {}) },
+      );
+      if ("refused" in first) return yield { type: "error", error: first.refused };
+      for (;;) {
+        yield* first.events;
+        if (first.done) return;
+        first = await pump();
+        if (first.done) {
+          const end = parts.end();
+          if ("failure" in end) throw failureError(end.failure);
+          return yield* end.finish;
         }
       }
-      if (finish !== undefined) return yield finish;
-      yield signal.aborted
-        ? { type: "error", error: abortedError() }
-        : { type: "error", error: { kind: "bad-response", message: "the model stream ended without finishing" } };
     } catch (error) {
+      yield* pending;
       yield failed(error);
     } finally {
       // Ended early (a consumer's break, an error, the finish): let the response go.
@@ -237,75 +218,5 @@ export const aiSdkModel = (options: AiSdkModelOptions): AiSdkModel => {
     }
   }
 
-  /** The warm-up under way, stopped by the first real step so that step never waits for it. */
-  let warming: AbortController | undefined;
-  let warmed: Promise<WarmUpOutcome> | undefined;
-
-  const step = (request: ModelRequest): AsyncGenerator<ModelEvent> => {
-    warming?.abort();
-    const refusal = missingKey ? NO_API_KEY : undefined;
-    if (!lean) return runStep(realRoute, request, maxRetries, refusal);
-    try {
-      realChat ??= chatRoute({ apiKey, baseURL: chatBaseURL(), headers: options.headers, send: realSender });
-    } catch (error) {
-      // A base URL that is no URL (an embedder's; the agent's config checks its own): the step's error, not a throw.
-      return (async function* () {
-        yield { type: "error" as const, error: { kind: "config" as const, message: `the model's base URL ${JSON.stringify(chatBaseURL())} is not a URL (${error instanceof Error ? error.message : String(error)})` } };
-      })();
-    }
-    return chatStep(realChat, request, chatOptions(maxRetries), refusal);
-  };
-
-  /** A chat step of `request` on `send`, a canned answer's connection (the warm-up's, a rehearsed turn's). */
-  const cannedChatStep = (send: HttpSender, request: ModelRequest): AsyncIterable<ModelEvent> =>
-    chatStep(chatRoute({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, headers: options.headers, send }), request, chatOptions(0));
-
-  /** The warm-up (see {@link AiSdkModel.warmUp}; the canned answer: warm-up.ts, warm-up-socket.ts). */
-  const warmUp = (): Promise<WarmUpOutcome> =>
-    (warmed ??= (async (): Promise<WarmUpOutcome> => {
-      const controller = new AbortController();
-      warming = controller;
-      const frames = warmUpFrames(options.api, options.model);
-      // The chat path through the keep-alive agent and a real socket (a private local one), as a real step goes.
-      const local = lean ? await warmUpSocket(frames) : undefined;
-      const send = nodeHttpSender(local !== undefined ? { agentConnection: local.connect } : { createConnection: () => cannedConnection(frames) });
-      const warmRequest = { ...warmUpRequest, signal: controller.signal };
-      const steps = lean
-        ? cannedChatStep(send, warmRequest)
-        : runStep(routeOn({ apiKey: "warm-up", baseURL: WARM_UP_BASE_URL, send }), warmRequest, 0);
-      let last: ModelEvent | undefined;
-      try {
-        for await (const event of steps) last = event;
-      } finally {
-        local?.close();
-      }
-      warming = undefined;
-      if (last?.type === "finish") {
-        // The first real step's connection, opened in the same idle time (not for an embedder's fetch, nor without a key).
-        if (options.fetch === undefined && !missingKey && URL.canParse(chatBaseURL())) httpSender.preconnect(new URL(chatBaseURL()));
-        return "warmed";
-      }
-      return controller.signal.aborted ? "stopped" : `failed: ${last?.type === "error" ? last.error.message : "no finish"}`;
-    })());
-
-  const cannedChat = (texts: readonly string[]): Model | undefined =>
-    !lean
-      ? undefined
-      : {
-          step: (request) =>
-            (async function* () {
-              const local = await warmUpSocket(chatTextFrames(options.model, texts));
-              if (local === undefined) {
-                yield { type: "error" as const, error: { kind: "config" as const, message: "no local socket for a canned answer" } };
-                return;
-              }
-              try {
-                yield* cannedChatStep(nodeHttpSender({ agentConnection: local.connect }), request);
-              } finally {
-                local.close();
-              }
-            })(),
-        };
-
-  return { step: debug !== undefined ? timedStep(step, debug) : step, warmUp, cannedChat };
+  return { step: options.debug !== undefined ? timedStep(step, options.debug) : step };
 };

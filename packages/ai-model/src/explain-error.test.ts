@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explainError } from "./explain-error.js";
+import { errorClass, explainError } from "./explain-error.js";
 
 const context = { baseURL: "http://localhost:11434/v1", apiKey: "sk-live-abcdefghijklmnop" };
 
@@ -50,10 +50,33 @@ describe("explainError", () => {
       kind: "bad-response",
       message: "the model server answered 404: model 'nope' not found (check model.name and model.baseURL)",
     });
-    expect(explainError(apiCallError("context length exceeded", { statusCode: 400 }), context)).toEqual({
+    expect(explainError(apiCallError("unsupported parameter: foo", { statusCode: 400 }), context)).toEqual({
       kind: "bad-response",
-      message: "the model server rejected the request (400): context length exceeded",
+      message: "the model server rejected the request (400): unsupported parameter: foo",
     });
+  });
+
+  it("tells an exhausted quota and a request too large apart from rate limits, by the server's words", () => {
+    const quota = apiCallError("You exceeded your current quota, please check your plan and billing details.", {
+      statusCode: 429,
+      responseBody: JSON.stringify({ error: { message: "You exceeded your current quota", type: "insufficient_quota", code: "insufficient_quota" } }),
+      isRetryable: true,
+    });
+    expect(errorClass(quota)).toBe("quota");
+    expect(explainError(quota, context)).toMatchObject({ kind: "quota", message: expect.stringMatching(/^the model server says the account is out of quota \(429\): .*check the plan and billing/) });
+    expect(explainError(quota, context).message).not.toMatch(/retries|rate-limiting/);
+    const tooLarge = apiCallError("Request too large for gpt-4o on tokens per min (TPM): Limit 30000, Requested 45000.", {
+      statusCode: 429,
+      data: { error: { message: "Request too large for gpt-4o", type: "tokens", code: "rate_limit_exceeded" } },
+      isRetryable: true,
+    });
+    expect(errorClass(tooLarge)).toBe("too-large");
+    expect(explainError(tooLarge, context)).toMatchObject({ kind: "too-large", message: expect.stringContaining("run /compact or /new") });
+    expect(errorClass(apiCallError("This model's maximum context length is 8192 tokens", { statusCode: 400 }))).toBe("too-large");
+    expect(errorClass(apiCallError("Payload Too Large", { statusCode: 413 }))).toBe("too-large");
+    expect(errorClass({ error: { message: "Insufficient balance", code: "insufficient_balance" } })).toBe("quota");
+    expect(errorClass(apiCallError("Rate limit reached, please try again later.", { statusCode: 429 }))).toBeUndefined();
+    expect(explainError(apiCallError("Rate limit reached", { statusCode: 429 }), context).message).toBe("the model server is rate-limiting requests (429): Rate limit reached");
   });
 
   it("prefers the body over a bare status text", () => {

@@ -78,6 +78,44 @@ const notFoundHint = (baseURL: string): string => {
   return "check model.name and model.baseURL";
 };
 
+/** What the server's error says it is, whatever its status: no retry helps either. */
+export type ErrorClass = "quota" | "too-large";
+
+const QUOTA_CODES = new Set(["insufficient_quota", "quota_exceeded", "billing_hard_limit_reached", "insufficient_balance", "payment_required"]);
+const TOO_LARGE_CODES = new Set(["context_length_exceeded", "request_too_large", "string_above_max_length", "context_window_exceeded", "tokens_limit_reached"]);
+const QUOTA_WORDS = /exceeded your current quota|insufficient[_ ](quota|balance)|quota (exceeded|exhausted)|out of credits|credit balance is too low|billing/i;
+const TOO_LARGE_WORDS =
+  /maximum context length|context[_ ]length|context window|prompt is too long|too many (input )?tokens|request too large|reduce the length|input is too long|exceeds? the (model'?s? )?(max|maximum|context)/i;
+
+/** The `code` and `type` fields of an OpenAI-style error body (`{ error: { code, type, message } }`), and its message. */
+const bodyFields = (value: unknown): { codes: string[]; message: string } => {
+  const record = (v: unknown): Record<string, unknown> | undefined => (typeof v === "object" && v !== null ? (v as Record<string, unknown>) : undefined);
+  const outer = record(value);
+  const inner = record(outer?.error) ?? outer;
+  const codes = [inner?.code, inner?.type, outer?.code, outer?.type].filter((c): c is string => typeof c === "string").map((c) => c.toLowerCase());
+  return { codes, message: typeof inner?.message === "string" ? inner.message : typeof outer?.message === "string" ? outer.message : "" };
+};
+
+const parsedBody = (text: string | undefined): unknown => {
+  if (text === undefined || text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text };
+  }
+};
+
+/** Whether `error` (an API call's failure, or an error the server streamed) is an exhausted quota or a request too large. */
+export const errorClass = (error: unknown): ErrorClass | undefined => {
+  const failure = error instanceof Error ? (error as Failure & { data?: unknown }) : undefined;
+  const status = failure?.statusCode;
+  const fromBody = bodyFields(failure !== undefined ? (failure.data ?? parsedBody(failure.responseBody)) : error);
+  const message = `${fromBody.message} ${failure?.message ?? ""}`;
+  if (status === 402 || fromBody.codes.some((c) => QUOTA_CODES.has(c)) || QUOTA_WORDS.test(message)) return "quota";
+  if (status === 413 || fromBody.codes.some((c) => TOO_LARGE_CODES.has(c)) || TOO_LARGE_WORDS.test(message)) return "too-large";
+  return undefined;
+};
+
 /** The error of a step ended by its signal. */
 export const abortedError = (): ModelError => ({ kind: "aborted", message: "the model step was cancelled" });
 
@@ -98,6 +136,11 @@ const explain = (error: unknown, { baseURL }: ErrorContext): ModelError => {
   const failure = error as Failure;
   if (failure.name === "AbortError" || failure.name === "ResponseAborted") return abortedError();
   if (failure.name === "TimeoutError") return { kind: "network", message: `the model server at ${baseURL} timed out` };
+  if (failure.name === "MM_UnfinishedStream" || failure.name === "MM_StreamBroken") {
+    const reason = failure.name === "MM_StreamBroken" ? (networkReason(failure) ?? oneLine(failure.message)) : "mid-stream";
+    return { kind: "network", message: `the connection to the model server at ${baseURL} broke before the answer was finished${reason !== "mid-stream" ? ` (${reason})` : ""}` };
+  }
+  if (failure.name === "MM_TooMuchOutput") return { kind: "bad-response", message: oneLine(failure.message) };
   if (failure.name === "AI_RetryError" && failure.lastError !== undefined) {
     return explainLast(failure.lastError, failure.errors?.length ?? 1, baseURL);
   }
@@ -106,6 +149,8 @@ const explain = (error: unknown, { baseURL }: ErrorContext): ModelError => {
 
 /** Not an Error: typically an error frame the server streamed after some output (`{ error: { message } }`). */
 const explainValue = (value: unknown): ModelError => {
+  const classified = classified_(value, undefined, "");
+  if (classified !== undefined) return classified;
   const record = (v: unknown): Record<string, unknown> | undefined =>
     typeof v === "object" && v !== null ? (v as Record<string, unknown>) : undefined;
   const frame = record(value);
@@ -120,6 +165,8 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
   const failure = error as Failure;
   const status = failure.statusCode;
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+  const classified = classified_(error, status, status !== undefined ? detailOf(failure) : oneLine(failure.message));
+  if (classified !== undefined) return classified;
   if (status !== undefined && status >= 400) {
     const detail = detailOf(failure);
     if (status === 401) {
@@ -127,7 +174,7 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
     }
     if (status === 403) return { kind: "auth", message: `the model server denied access (403): ${detail}` };
     if (status === 429) {
-      return { kind: "rate-limit", message: `the model server is rate-limiting requests (429), retries exhausted${tries}: ${detail}` };
+      return { kind: "rate-limit", message: `the model server is rate-limiting requests (429)${attempts > 1 ? `, retries exhausted${tries}` : ""}: ${detail}` };
     }
     if (status >= 500) return { kind: "server", message: `model server error ${status}${tries}: ${detail}` };
     if (status === 404) {
@@ -147,6 +194,17 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
     return { kind: "config", message: `a request header cannot be sent: ${oneLine(failure.message)} (look for a stray character, such as a trailing \\r, in the API key or the configured headers)` };
   }
   return { kind: "bad-response", message: `the model server sent something mm cannot use: ${oneLine(failure.message)}` };
+};
+
+/** A quota or too-large failure in one line the user can act on; `detail` the server's words. */
+const classified_ = (error: unknown, status: number | undefined, detail: string): ModelError | undefined => {
+  const kind = errorClass(error);
+  if (kind === undefined) return undefined;
+  const words = detail !== "" ? detail : oneLine(bodyFields(error).message) || "no details";
+  const code = status !== undefined ? ` (${status})` : "";
+  return kind === "quota"
+    ? { kind: "quota", message: `the model server says the account is out of quota${code}: ${words} (check the plan and billing of the key's account)` }
+    : { kind: "too-large", message: `the request is too large for the model${code}: ${words} (run /compact or /new, or lower model.contextWindow so mm compacts sooner)` };
 };
 
 /** Why the connection failed, "mid-stream" when a started response broke, undefined when not a network error. */

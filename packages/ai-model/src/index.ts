@@ -1,8 +1,10 @@
 /**
- * @mm/ai-model — the Model port of @mm/core through the AI SDK's OpenAI provider: chat-completions
- * (every OpenAI-compatible server) or the Responses API, any base URL, the provider loaded on the
- * first step.
+ * @mm/ai-model — the Model port of @mm/core through the AI SDK (`@ai-sdk/openai` for OpenAI's own
+ * endpoint and the Responses API, `@ai-sdk/openai-compatible` for every other chat-completions
+ * server), any base URL, the environment's proxy, the SDK loaded on the first step.
  */
-export { aiSdkModel, NO_API_KEY, OPENAI_BASE_URL, PLACEHOLDER_API_KEY, type AiSdkModel, type AiSdkModelOptions, type WarmUpOutcome } from "./ai-sdk-model.js";
+export { aiSdkModel, NO_API_KEY, OPENAI_BASE_URL, PLACEHOLDER_API_KEY, type AiSdkModelOptions } from "./ai-sdk-model.js";
+export { MAX_STEP_OUTPUT_CHARS } from "./step-parts.js";
+export { describeProxy, proxySettings, type ProxySettings } from "./proxy.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
 export { listModelIds, type ModelCatalogueOptions } from "./model-catalogue.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { timedFetch, timedSender } from "./timed-fetch.js";
+import { timedFetch } from "./timed-fetch.js";
 
 describe("timedFetch", () => {
   it("logs each request's size, URL, status and time to its answer", async () => {
@@ -20,19 +20,5 @@ describe("timedFetch", () => {
     const fetcher = timedFetch((async () => Promise.reject(refused)) as typeof fetch, (l) => lines.push(l), () => 0);
     await expect(fetcher(new URL("http://h/v1/x"), {})).rejects.toBe(refused);
     expect(lines).toEqual(["model request: no body to http://h/v1/x; failed after 0 ms: fetch failed"]);
-  });
-});
-
-describe("timedSender", () => {
-  it("logs the bytes that leave, every chunk counted, and the answer", async () => {
-    const lines: string[] = [];
-    let now = 0;
-    const send = timedSender(async () => {
-      now += 40;
-      return new Response("ok", { status: 201 });
-    }, (l) => lines.push(l), () => now);
-    const response = await send({ url: new URL("http://127.0.0.1:9/v1/chat/completions"), method: "POST", headers: {}, body: [Buffer.from("{\"a\":"), Buffer.from("\"é\"}")] });
-    expect(response.status).toBe(201);
-    expect(lines).toEqual(["model request: 10 bytes to http://127.0.0.1:9/v1/chat/completions; answered 201 after 40 ms"]);
   });
 });

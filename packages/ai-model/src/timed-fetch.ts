@@ -4,7 +4,6 @@
  * took to its first output and to its end.
  */
 import type { ModelEvent, ModelRequest } from "@mm/core";
-import type { HttpSender } from "./node-http-fetch.js";
 
 const sizeOf = (body: unknown): string => {
   if (typeof body === "string") return `${Buffer.byteLength(body, "utf8")} bytes`;
@@ -33,16 +32,6 @@ const timed = async <R extends { readonly status: number }>(what: string, send: 
 /** `inner` with a debug line per request: its size and URL, then the status and the time to the answer's headers. */
 export const timedFetch = (inner: typeof fetch, debug: (line: string) => void, now: () => number = () => performance.now()): typeof fetch =>
   (input, init) => timed(`model request: ${sizeOf(init?.body)} to ${urlOf(input)}`, () => inner(input, init), debug, now);
-
-/**
- * The same for requests sent as bytes (node-http-fetch.ts): the size is that of the bytes that leave,
- * the kept history bytes included (chat-request.ts).
- */
-export const timedSender = (inner: HttpSender, debug: (line: string) => void, now: () => number = () => performance.now()): HttpSender =>
-  (request) => {
-    const bytes = request.body.reduce((sum, chunk) => sum + chunk.length, 0);
-    return timed(`model request: ${bytes === 0 ? "no body" : `${bytes} bytes`} to ${request.url.href}`, () => inner(request), debug, now);
-  };
 
 /** `step` with a debug line at each step's end: time to the first text or call, to the end, tokens. */
 export const timedStep =

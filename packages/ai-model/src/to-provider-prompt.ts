@@ -24,6 +24,11 @@ export const SUMMARY_HEADING = "[summary of the earlier conversation, written wh
 export type PromptOptions = {
   /** Tool results may hold images (the Responses API); else they follow as a user message. */
   readonly imagesInToolResults: boolean;
+  /**
+   * Reasoning is sent back (the Responses API, which needs its encrypted items). Chat servers get
+   * none: most ignore it, some refuse it, and it would cost its tokens again on every step.
+   */
+  readonly reasoning?: boolean;
 };
 
 const filePart = (image: ImageData): LanguageModelV3FilePart => ({ type: "file", mediaType: image.mimeType, data: image.data });
@@ -57,7 +62,7 @@ const assistantMessages = (
   options: PromptOptions,
 ): LanguageModelV3Message[] => {
   const content = [
-    ...reasoningParts(message),
+    ...(options.reasoning === true ? reasoningParts(message) : []),
     ...(message.text !== "" ? [{ type: "text" as const, text: message.text }] : []),
     ...message.toolCalls.map((call) => ({ type: "tool-call" as const, toolCallId: call.id, toolName: call.name, input: call.input })),
   ];
@@ -74,7 +79,7 @@ const assistantMessages = (
 };
 
 /** The prompt of one step; system messages inside `messages` join the system prompt. */
-export const toProviderPrompt = (system: string, messages: readonly Message[], options: PromptOptions = { imagesInToolResults: false }): LanguageModelV3Prompt => {
+export const toProviderPrompt = (system: string, messages: readonly Message[], options: PromptOptions = { imagesInToolResults: false, reasoning: true }): LanguageModelV3Prompt => {
   const systems = [system];
   const out: LanguageModelV3Message[] = [];
   const results = new Map<string, ToolResultMessage>();

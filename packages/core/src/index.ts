@@ -83,7 +83,7 @@ export { isSessionId } from "./session/session-id.js";
 export { resolvePath } from "./paths/path.js";
 
 // Ports.
-export type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "./ports/model.js";
+export type { FinishReason, Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "./ports/model.js";
 export { describeFsError, type FileStat, type FileSystem, type FsError } from "./ports/file-system.js";
 export type { Shell, ShellError, ShellRequest, ShellResult } from "./ports/shell.js";
 export type { PermissionDecision, PermissionGate, PermissionRequest } from "./ports/permission-gate.js";

@@ -37,6 +37,33 @@ describe("a turn", () => {
     expect(h.logs.at(-1)).toBe("turn done: 1 command(s) · 0 file op(s) · 0 skill(s)");
   });
 
+  it("ends a cut-off answer max_tokens with a notice, and runs none of its calls but tells the model", async () => {
+    const cut = {
+      kind: "events" as const,
+      events: [
+        { type: "text" as const, text: "Writing it" },
+        { type: "tool-call" as const, id: "m1", name: "bash", input: { command: "echo hal" } },
+        { type: "finish" as const, usage: { inputTokens: 5, outputTokens: 9 }, reason: "length" as const },
+      ],
+    };
+    const h = harness({ replies: [cut, textReply("again")] });
+    const s = await h.start("/w");
+    expect(await h.prompt(s, text("go"), h.emit)).toEqual({ stopReason: "max_tokens" });
+    expect(h.shell.requests).toEqual([]);
+    expect(h.gate.requests).toEqual([]);
+    expect(h.text()).toBe("Writing it\n[answer cut off: the model reached its output limit]\n");
+    expect(s.history.at(-1)).toMatchObject({ role: "tool", callId: "call_1", status: "failed", output: expect.stringContaining("cut off at the model's output limit") });
+    await h.prompt(s, text("go on"), h.emit);
+    expect(h.model.requests[1]!.messages.find((m) => m.role === "tool")).toMatchObject({ output: expect.stringContaining("not run") });
+  });
+
+  it("ends an answer the content filter stopped as refusal, with a notice", async () => {
+    const h = harness({ replies: [{ kind: "events", events: [{ type: "text", text: "Sure" }, { type: "finish", usage: {}, reason: "content-filter" }] }] });
+    const s = await h.start("/w");
+    expect(await h.prompt(s, text("go"), h.emit)).toEqual({ stopReason: "refusal" });
+    expect(h.text()).toContain("[answer stopped by the model server's content filter]");
+  });
+
   it("tells the model a rejected call was rejected, and does not run it", async () => {
     const h = harness({ replies: [toolReply([{ name: "bash", input: { command: "rm -rf /" } }]), textReply("ok")], gate: "reject" });
     const s = await h.start("/w");

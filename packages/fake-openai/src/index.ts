@@ -3,6 +3,7 @@ export { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from "./serv
 export {
   dropAfter,
   floodText,
+  frames,
   openAIErrorBody,
   slowText,
   stall,
@@ -14,6 +15,7 @@ export {
   type FakeToolCall,
   type FakeUsage,
   type FloodReply,
+  type FramesReply,
   type RecordedRequest,
   type Reply,
   type ScriptedReply,
@@ -23,3 +25,4 @@ export {
   type ToolCallsReply,
 } from "./replies.js";
 export { fakeServerKeeper, tcpGreeter } from "./test-servers.js";
+export { CORPUS, ERROR_BODIES, type CorpusEntry, type ErrorBodyEntry } from "./corpus/index.js";

@@ -48,7 +48,21 @@ export type FloodReply = {
   readonly usage?: FakeUsage;
 };
 
-export type Reply = TextReply | ToolCallsReply | StatusReply | DropAfterReply | StallReply | FloodReply;
+/**
+ * A stream written verbatim: each frame is wire text (`data: {...}\n\n`, an SSE comment, anything), sent
+ * `delayMs` apart; then the response ends, or (`end: "drop"`) the socket is destroyed. What plays the
+ * compatibility corpus: the shapes real servers stream, whatever the request asked.
+ */
+export type FramesReply = {
+  readonly kind: "frames";
+  readonly frames: readonly string[];
+  readonly delayMs?: number;
+  readonly end?: "close" | "drop";
+  /** The response's content type; `text/event-stream` by default. */
+  readonly contentType?: string;
+};
+
+export type Reply = TextReply | ToolCallsReply | StatusReply | DropAfterReply | StallReply | FloodReply | FramesReply;
 
 /** One request as the server received it: body parsed as JSON (undefined when it was not JSON). */
 export type RecordedRequest = {
@@ -102,6 +116,8 @@ export const status = (
   ...(body !== undefined ? { body } : {}),
   ...(headers ? { headers } : {}),
 });
+
+export const frames = (wire: readonly string[], options: Omit<FramesReply, "kind" | "frames"> = {}): FramesReply => ({ kind: "frames", frames: wire, ...options });
 
 export const dropAfter = (chunks: readonly string[] | string): DropAfterReply => ({
   kind: "drop-after",

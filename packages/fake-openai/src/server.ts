@@ -126,6 +126,16 @@ export const startFakeOpenAI = async (
           if (await pause(res, 10)) res.destroy();
           return;
         }
+        case "frames": {
+          if (!headersSent) res.writeHead(200, { "content-type": reply.contentType ?? "text/event-stream", "cache-control": "no-cache" });
+          const written = await ((reply.delayMs ?? 0) > 0 ? writeSlowly(res, reply.frames, reply.delayMs ?? 0) : writeFrames(res, reply.frames));
+          if (!written) return;
+          if (reply.end === "drop") {
+            if (await pause(res, 10)) res.destroy();
+            return;
+          }
+          return void res.end();
+        }
         default: {
           const chars =
             reply.kind === "text"

@@ -13,6 +13,7 @@ export const DEFAULT_MODEL = {
   contextWindow: 128_000,
   choices: [],
   vision: false,
+  reasoningTag: "think",
 } as const satisfies Omit<MmConfig["model"], "apiKey">;
 
 /** Share of the context window at which compaction starts when `context.threshold` is unset. */

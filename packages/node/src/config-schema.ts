@@ -4,7 +4,7 @@
  */
 import { array, formatKeyPath, object, optional, problemText, type Infer } from "@mm/core";
 import type { Result } from "neverthrow";
-import { envVarName, httpUrl, nonEmptyString, nonNegativeInteger, oneOf, positiveInteger, positiveNumber, trueOrFalse } from "./config-validators.js";
+import { envVarName, httpUrl, nonEmptyString, nonNegativeInteger, oneOf, positiveInteger, positiveNumber, tagName, trueOrFalse } from "./config-validators.js";
 
 /** What is wrong with a config document, and under which key (outermost first). */
 export type Problem = { readonly path: readonly string[]; readonly message: string };
@@ -28,6 +28,7 @@ export const configFileSchema = object(
         contextWindow: optional(positiveInteger),
         choices: optional(array(nonEmptyString)),
         vision: optional(trueOrFalse),
+        reasoningTag: optional(tagName),
       },
       { apiKey: KEYS_NOT_IN_FILES, key: KEYS_NOT_IN_FILES },
     ),

@@ -30,6 +30,8 @@ export type MmConfig = {
     readonly choices: readonly string[];
     /** The model reads images: prompts may carry them, and `read_file` returns image files as images. */
     readonly vision: boolean;
+    /** The tag around reasoning inside the answer (`think`: `<think>…</think>`); empty: none is read. */
+    readonly reasoningTag: string;
   };
   readonly sessions: {
     readonly enabled: boolean;

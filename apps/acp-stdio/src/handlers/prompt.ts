@@ -37,7 +37,10 @@ export const prompt = async (app: AppState, params: acp.PromptRequest): Promise<
     const result = await app.agent.prompt(sessionId, promptBlocksOf(params.prompt), emit);
     if (result.isErr()) throw invalidSessionParams(sessionId, result.error.kind === "unknown-session" ? "unknown session" : result.error.reason);
     if (result.value.stopReason === "failed") throw internalError(result.value.error);
-    return { stopReason: result.value.stopReason };
+    const { stopReason } = result.value;
+    // The spec surface knows no `max_tokens` / `refusal`: the turn ends `end_turn`, after the notice chunk saying why.
+    if ((stopReason === "max_tokens" || stopReason === "refusal") && !fullSurface(app)) return { stopReason: "end_turn" };
+    return { stopReason };
   } finally {
     live.close();
   }

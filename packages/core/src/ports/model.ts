@@ -25,9 +25,16 @@ export type ModelRequest = {
 /** Tokens of a step, as the model reported them. */
 export type Usage = { readonly inputTokens?: number; readonly outputTokens?: number };
 
+/**
+ * Why the model stopped: it was done, it asked for tools, it hit its output limit (`length`: the
+ * answer is cut off), the server's content filter stopped it, or another reason.
+ */
+export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" | "other";
+
 /** A failure of a step, already explained in one line fit for the user. */
 export type ModelError = {
-  readonly kind: "auth" | "rate-limit" | "server" | "network" | "bad-response" | "config" | "aborted";
+  /** `quota`: the account is out of credit; `too-large`: the request exceeds what the model takes (neither is retried). */
+  readonly kind: "auth" | "rate-limit" | "quota" | "too-large" | "server" | "network" | "bad-response" | "config" | "aborted";
   readonly message: string;
 };
 
@@ -39,7 +46,8 @@ export type ModelEvent =
   /** A reasoning item ended; `encrypted` is what the provider needs to be sent it back. */
   | { readonly type: "reasoning-end"; readonly item?: string; readonly encrypted?: string }
   | { readonly type: "tool-call"; readonly id: string; readonly name: string; readonly input: unknown }
-  | { readonly type: "finish"; readonly usage: Usage }
+  /** The step is complete; `reason` absent counts as `stop`. */
+  | { readonly type: "finish"; readonly usage: Usage; readonly reason?: FinishReason }
   | { readonly type: "error"; readonly error: ModelError };
 
 /**

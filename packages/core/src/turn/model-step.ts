@@ -4,7 +4,7 @@
  */
 import { nestsDeeperThan, TOO_DEEP_INPUT } from "../history/input-depth.js";
 import type { ReasoningPart } from "../history/message.js";
-import type { ModelError, ModelRequest, Model, Usage } from "../ports/model.js";
+import type { FinishReason, ModelError, ModelRequest, Model, Usage } from "../ports/model.js";
 
 /** A tool call as the model asked for it (its id is replaced by mm's own). */
 export type StepCall = { readonly name: string; readonly input: unknown };
@@ -16,6 +16,8 @@ export type StepResult = {
   readonly reasoning: readonly ReasoningPart[];
   readonly calls: readonly StepCall[];
   readonly usage: Usage | undefined;
+  /** Why the model stopped, when the step finished. */
+  readonly finishReason: FinishReason | undefined;
   readonly error: ModelError | undefined;
 };
 
@@ -38,6 +40,7 @@ export const runModelStep = async (
   };
   const calls: StepCall[] = [];
   let usage: Usage | undefined;
+  let finishReason: FinishReason | undefined;
   let error: ModelError | undefined;
   try {
     for await (const event of model.step(request)) {
@@ -55,6 +58,7 @@ export const runModelStep = async (
         calls.push({ name: event.name, input: nestsDeeperThan(event.input) ? TOO_DEEP_INPUT : event.input });
       } else if (event.type === "finish") {
         usage = event.usage;
+        finishReason = event.reason ?? "stop";
         break;
       } else {
         error = event.error;
@@ -69,5 +73,5 @@ export const runModelStep = async (
   else if (error === undefined && usage === undefined) {
     error = { kind: "bad-response", message: "the model stream ended without finishing" };
   }
-  return { text, reasoning, calls: error === undefined ? calls : [], usage, error };
+  return { text, reasoning, calls: error === undefined ? calls : [], usage, finishReason: error === undefined ? finishReason : undefined, error };
 };

@@ -85,8 +85,25 @@ export type TurnRequest = {
   readonly onProgress?: (history: History) => void | Promise<void>;
 };
 
-/** Why a turn ended. */
-export type StopReason = "end_turn" | "cancelled" | "max_turn_requests" | "failed";
+/**
+ * Why a turn ended. `max_tokens`: the answer was cut off at the model's output limit; `refusal`: the
+ * server's content filter stopped it (the app shows both as `end_turn` on the spec surface).
+ */
+export type StopReason = "end_turn" | "cancelled" | "max_turn_requests" | "max_tokens" | "refusal" | "failed";
+
+/** The chunk that ends an answer the model did not finish, and what the model is told of its calls. */
+const UNFINISHED = {
+  length: {
+    notice: "\n[answer cut off: the model reached its output limit]\n",
+    call: "[not run: this call was cut off at the model's output limit; ask for less at once, e.g. write the file in parts]",
+    stop: "max_tokens",
+  },
+  "content-filter": {
+    notice: "\n[answer stopped by the model server's content filter]\n",
+    call: "[not run: the model server's content filter stopped the answer]",
+    stop: "refusal",
+  },
+} as const;
 
 /** The tool calls that ran in a turn, by what they count as. */
 export type TurnCounts = { readonly commands: number; readonly fileOps: number; readonly skills: number };
@@ -185,6 +202,14 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     if (inputTokens !== undefined) lastInputTokens = inputTokens;
     const used = inputTokens !== undefined ? inputTokens + (result.usage?.outputTokens ?? 0) : estimateTokens(history);
     emit({ type: "usage", used, size: settings.contextWindow });
+    if (result.finishReason === "length" || result.finishReason === "content-filter") {
+      // An unfinished answer: none of its calls runs (the last one may be cut short), the model is told so.
+      const unfinished = UNFINISHED[result.finishReason];
+      for (const call of calls) append({ role: "tool", callId: call.id, toolName: call.name, status: "failed", output: unfinished.call });
+      if (calls.length > 0) await progress();
+      emit({ type: "notice", text: unfinished.notice });
+      return end(unfinished.stop);
+    }
     if (calls.length === 0) return end("end_turn");
     for (const call of calls) {
       const outcome = await executeCall({ sessionId: request.sessionId, gate: deps.gate, grants, mode: request.mode, loop, toolbox, ctx, emit }, call).catch(

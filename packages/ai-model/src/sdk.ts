@@ -1,0 +1,8 @@
+/**
+ * What @mm/ai-model uses of the AI SDK, in one module imported on the first model step
+ * (provider-models.ts), so that start-up loads none of it. The agent's build makes it a file of its
+ * own, loaded by that import. (undici, for a proxy, is imported only when one is set.)
+ */
+export { createOpenAI } from "@ai-sdk/openai";
+export { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+export { extractReasoningMiddleware, wrapLanguageModel } from "ai";
