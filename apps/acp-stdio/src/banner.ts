@@ -3,12 +3,14 @@ import { shadowedSkills, type SkillSummary } from "@mm/core";
 import { redactedSummary, type MmConfig } from "@mm/node";
 import { AGENT_INFO } from "./agent-info.js";
 
-export const bannerLines = (config: MmConfig, skills: readonly SkillSummary[], source: string | null): readonly string[] => {
+/** `proxy`: the proxy the model's requests go through (`http://host:port`), when one is set for its host. */
+export const bannerLines = (config: MmConfig, skills: readonly SkillSummary[], source: string | null, proxy?: string): readonly string[] => {
   const shadowed = shadowedSkills(skills);
   return [
     `mm ${AGENT_INFO.version} — ${AGENT_INFO.title}, serving ACP on stdio`,
     `mm: ${redactedSummary(config)}${config.model.apiKey === undefined ? ", no API key set" : ""}; config: ${source ?? "none (defaults)"}`,
     `mm: ${skills.length} skill(s)${config.sessions.enabled ? `; sessions kept in <cwd>/${config.sessions.dir}` : ""}${config.acp.surface === "full" ? "; ACP surface: full" : ""}`,
+    ...(proxy !== undefined ? [`mm: model requests go through the proxy ${proxy} (HTTPS_PROXY / HTTP_PROXY; NO_PROXY and loopback go direct)`] : []),
     ...shadowed.map((name) => `mm: skill "${name}" is not advertised: the /${name} command shadows it`),
   ];
 };

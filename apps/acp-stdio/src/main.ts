@@ -4,7 +4,7 @@
  */
 import { homedir } from "node:os";
 import type * as acp from "@agentclientprotocol/sdk";
-import { aiSdkModel, listModelIds, proxySettings } from "@mm/ai-model";
+import { aiSdkModel, describeProxy, listModelIds, proxySettings } from "@mm/ai-model";
 import {
   bashShell,
   changeTracker,
@@ -107,9 +107,9 @@ const main = async (handoff?: FrontHandoff): Promise<void> => {
   const log = leveledLog(chosenLevel, stderrLine);
   const { config, source } = loaded;
   const skills = await loadDiskSkillCatalogue(config.skills.dirs, log.warn);
-  for (const line of bannerLines(config, skills.list(), source)) log.info(line);
-  const watch = responseWatch();
   const proxy = proxySettings(process.env);
+  for (const line of bannerLines(config, skills.list(), source, describeProxy(proxy, config.model.baseURL))) log.info(line);
+  const watch = responseWatch();
   const model = aiSdkModel({
     model: config.model.name,
     baseURL: config.model.baseURL,

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CORPUS, ERROR_BODIES, frames, startFakeOpenAI, status, type CorpusEntry, type FakeOpenAI } from "@mm/fake-openai";
+import { CORPUS, ERROR_BODIES, frames, startConnectProxy, startFakeOpenAI, status, text, type CorpusEntry, type FakeOpenAI } from "@mm/fake-openai";
 import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
 
 let fake: FakeOpenAI;
@@ -118,5 +118,30 @@ describe("the servers' error bodies", () => {
       expect(seen[i]!.requests, `${entry.server}: ${entry.shape}`).toBe(entry.retried ? 3 : 1);
     });
     expect(fake.pending()).toBe(0);
+  });
+});
+
+describe("behind a proxy", () => {
+  it("sends the model's requests through HTTPS_PROXY / HTTP_PROXY, to a host only the proxy resolves", async () => {
+    const proxy = await startConnectProxy();
+    try {
+      const port = new URL(fake.url).port;
+      fake.enqueue(text("through the proxy"));
+      const agent = spawnAgent({
+        env: { MM_BASE_URL: `http://model.test:${port}/v1`, OPENAI_API_KEY: "sk-corpus", MM_MODEL: "corpus-model", XDG_CONFIG_HOME: cwd, HTTP_PROXY: proxy.url, NO_PROXY: "internal.example" },
+        cwd,
+      });
+      const result = await agent.run(async (client) => {
+        const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+        const r = await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+        return { r, text: agent.textOf(sessionId) };
+      });
+      await stop(agent);
+      expect(result).toEqual({ r: { stopReason: "end_turn" }, text: "through the proxy" });
+      expect(proxy.tunnels).toEqual([`model.test:${port}`]);
+      expect(agent.stderr()).toContain(`proxy http://127.0.0.1:`);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -136,11 +136,6 @@ const explain = (error: unknown, { baseURL }: ErrorContext): ModelError => {
   const failure = error as Failure;
   if (failure.name === "AbortError" || failure.name === "ResponseAborted") return abortedError();
   if (failure.name === "TimeoutError") return { kind: "network", message: `the model server at ${baseURL} timed out` };
-  if (failure.name === "MM_UnfinishedStream" || failure.name === "MM_StreamBroken") {
-    const reason = failure.name === "MM_StreamBroken" ? (networkReason(failure) ?? oneLine(failure.message)) : "mid-stream";
-    return { kind: "network", message: `the connection to the model server at ${baseURL} broke before the answer was finished${reason !== "mid-stream" ? ` (${reason})` : ""}` };
-  }
-  if (failure.name === "MM_TooMuchOutput") return { kind: "bad-response", message: oneLine(failure.message) };
   if (failure.name === "AI_RetryError" && failure.lastError !== undefined) {
     return explainLast(failure.lastError, failure.errors?.length ?? 1, baseURL);
   }
@@ -165,6 +160,11 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
   const failure = error as Failure;
   const status = failure.statusCode;
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+  if (failure.name === "MM_UnfinishedStream" || failure.name === "MM_StreamBroken") {
+    const reason = failure.name === "MM_StreamBroken" ? (networkReason(failure) ?? oneLine(failure.message)) : "mid-stream";
+    return { kind: "network", message: `the connection to the model server at ${baseURL} broke before the answer was finished${reason !== "mid-stream" ? ` (${reason})` : ""}${tries}` };
+  }
+  if (failure.name === "MM_TooMuchOutput") return { kind: "bad-response", message: oneLine(failure.message) };
   const classified = classified_(error, status, status !== undefined ? detailOf(failure) : oneLine(failure.message));
   if (classified !== undefined) return classified;
   if (status !== undefined && status >= 400) {

@@ -25,4 +25,5 @@ export {
   type ToolCallsReply,
 } from "./replies.js";
 export { fakeServerKeeper, tcpGreeter } from "./test-servers.js";
+export { startConnectProxy, type ConnectProxy } from "./connect-proxy.js";
 export { CORPUS, ERROR_BODIES, type CorpusEntry, type ErrorBodyEntry } from "./corpus/index.js";
