@@ -13,6 +13,7 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { ProxySettings } from "./proxy.js";
+import { withStableReasoningIds } from "./stable-reasoning-ids.js";
 import { timedFetch } from "./timed-fetch.js";
 
 /** Where and how the models talk. */
@@ -56,6 +57,7 @@ export const providerModels = (settings: ProviderSettings): ((id: string) => Pro
         undici.fetch(input as Parameters<typeof undici.fetch>[0], { ...(init as object), dispatcher } as Parameters<typeof undici.fetch>[1])) as unknown as typeof fetch;
     }
     if (settings.debug !== undefined) send = timedFetch(send, settings.debug);
+    if (settings.api === "responses") send = withStableReasoningIds(send, sdk.EventSourceParserStream);
     const common = { apiKey: settings.apiKey, baseURL: settings.baseURL, fetch: send, ...(settings.headers ? { headers: { ...settings.headers } } : {}) };
     const make: (id: string) => LanguageModelV3 =
       settings.api === "responses"

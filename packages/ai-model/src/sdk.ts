@@ -6,3 +6,4 @@
 export { createOpenAI } from "@ai-sdk/openai";
 export { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 export { extractReasoningMiddleware, wrapLanguageModel } from "ai";
+export { EventSourceParserStream } from "eventsource-parser/stream";
