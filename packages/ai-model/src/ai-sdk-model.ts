@@ -17,7 +17,8 @@ import { isOpenAIHost, providerModels } from "./provider-models.js";
 import type { ProxySettings } from "./proxy.js";
 import { isReasoningModelId } from "./reasoning-models.js";
 import { withRetries, type RetryNotice } from "./retry.js";
-import { MAX_STEP_OUTPUT_CHARS, stepParts, type StepFailure } from "./step-parts.js";
+import { MAX_STEP_OUTPUT_CHARS } from "./output-cap.js";
+import { stepParts, type StepFailure } from "./step-parts.js";
 import { timedStep } from "./timed-fetch.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
 

@@ -4,7 +4,7 @@
  * server), any base URL, the environment's proxy, the SDK loaded on the first step.
  */
 export { aiSdkModel, NO_API_KEY, OPENAI_BASE_URL, PLACEHOLDER_API_KEY, type AiSdkModelOptions } from "./ai-sdk-model.js";
-export { MAX_STEP_OUTPUT_CHARS } from "./step-parts.js";
+export { MAX_STEP_OUTPUT_CHARS } from "./output-cap.js";
 export { describeProxy, proxySettings, type ProxySettings } from "./proxy.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
 export { listModelIds, type ModelCatalogueOptions } from "./model-catalogue.js";

@@ -14,10 +14,9 @@
  */
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { FinishReason, ModelEvent, Usage } from "@mm/core";
+import { MAX_STEP_OUTPUT_CHARS } from "./output-cap.js";
 import { parseToolInput } from "./tool-input.js";
 
-/** A step's output, in characters, past which it is stopped: 4 Mi (about 4 MB of text). */
-export const MAX_STEP_OUTPUT_CHARS = 4 * 1024 * 1024;
 
 /** Why an attempt failed, for the retry decision and the message. */
 export type StepFailure =
