@@ -4,7 +4,7 @@
  * runs next to a baseline measured in the same run, with the ratio and the target. The table is also
  * written as JSON to bench/results/<timestamp>.json at the repository root.
  *
- * `tsx --conditions=mm-source apps/acp-stdio/bench/run.ts [startup] [streaming] [turns] [tools] [sessions] [history] [memory] [changes] [sandbox] [live]`
+ * `tsx --conditions=mm-source apps/acp-stdio/bench/run.ts [startup] [paced] [streaming] [turns] [tools] [sessions] [history] [memory] [changes] [sandbox] [live]`
  * runs a subset.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -22,6 +22,7 @@ import { changes } from "./scenarios/changes.js";
 import { liveOutput } from "./scenarios/live-output.js";
 import { longHistory } from "./scenarios/long-history.js";
 import { memory } from "./scenarios/memory.js";
+import { paced } from "./scenarios/paced.js";
 import { sandbox } from "./scenarios/sandbox.js";
 import { sessions } from "./scenarios/sessions.js";
 import { startup } from "./scenarios/startup.js";
@@ -29,7 +30,7 @@ import { streaming } from "./scenarios/streaming.js";
 import { tools } from "./scenarios/tools.js";
 import { turns } from "./scenarios/turns.js";
 
-const ALL = ["startup", "streaming", "turns", "tools", "sessions", "history", "memory", "changes", "sandbox", "live"] as const;
+const ALL = ["startup", "paced", "streaming", "turns", "tools", "sessions", "history", "memory", "changes", "sandbox", "live"] as const;
 type Scenario = (typeof ALL)[number];
 
 const main = async (): Promise<void> => {
@@ -55,6 +56,10 @@ const main = async (): Promise<void> => {
       const result = await startup(workspace, installed ? installedCommands(installed) : []);
       if (chosen.has("startup")) rows.push(...result.rows);
       idleRss = result.idleRss;
+    }
+    if (chosen.has("paced")) {
+      log("paced answers (100 chunks a second for 20 s), mm and the floor agent…");
+      rows.push(...(await paced(workspace, server, await buildFloorAgent(`${workspace.root}/floor-paced`))));
     }
     if (chosen.has("streaming")) {
       log("streaming…");

@@ -1,12 +1,14 @@
 /**
  * Runs the fake server standalone (`corepack pnpm exec tsx packages/fake-openai/src/cli.ts [--port N]
- * [--text WORDS] [--models a,b]`): every request is answered "ok" (or WORDS in word-sized chunks), and
- * `GET /v1/models` lists `--models`. Prints its base URL on stderr, then a line per model request (its
+ * [--text WORDS] [--models a,b] [--play WORDS]`): every request is answered "ok" (or WORDS in
+ * word-sized chunks), and `GET /v1/models` lists `--models`. `--play` answers the first request with
+ * the corpus entry whose server and shape contain WORDS (e.g. `--play "Mistral: a tool call"`). Prints its base URL on stderr, then a line per model request (its
  * `model` field and message count); Ctrl-C stops it.
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { text } from "./replies.js";
+import { CORPUS } from "./corpus/index.js";
+import { frames, text } from "./replies.js";
 import { startFakeOpenAI } from "./server.js";
 
 const flag = (args: readonly string[], name: string): string | undefined => {
@@ -16,7 +18,10 @@ const flag = (args: readonly string[], name: string): string | undefined => {
 
 export const main = async (args: readonly string[] = process.argv.slice(2)): Promise<void> => {
   const words = flag(args, "--text");
-  const server = await startFakeOpenAI([], {
+  const play = flag(args, "--play");
+  const entry = play === undefined ? undefined : CORPUS.find((e) => `${e.server}: ${e.shape}`.toLowerCase().includes(play.toLowerCase()));
+  if (play !== undefined && entry === undefined) throw new Error(`no corpus entry matches ${JSON.stringify(play)}`);
+  const server = await startFakeOpenAI(entry !== undefined ? [frames(entry.frames, entry.end !== undefined ? { end: entry.end } : {})] : [], {
     port: Number(flag(args, "--port") ?? 0),
     defaultReply: text(words ? words.split(/(?<= )/) : ["ok"]),
     ...(flag(args, "--models") !== undefined ? { models: flag(args, "--models")!.split(",") } : {}),
@@ -29,7 +34,7 @@ export const main = async (args: readonly string[] = process.argv.slice(2)): Pro
       process.stderr.write(`${method} ${path}${model !== undefined ? ` model=${String(model)} messages=${(messages ?? input ?? []).length}` : ""}\n`);
     }
   }, 100).unref();
-  process.stderr.write(`fake-openai listening on ${server.url}\n`);
+  process.stderr.write(`fake-openai listening on ${server.url}${entry !== undefined ? ` (first answer: ${entry.server}: ${entry.shape})` : ""}\n`);
   const stop = (): void => void server.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

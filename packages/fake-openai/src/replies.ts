@@ -75,7 +75,14 @@ export type RecordedRequest = {
    * answer was handed to the socket whole (`answeredAt`, once it is), on this process's
    * `performance.now()` clock (a benchmark in the same process compares them with its own).
    */
-  readonly timing?: { readonly arrivedAt: number; readonly firstByteAt: number; readonly lastByteAt: number; readonly answeredAt?: number };
+  readonly timing?: {
+    readonly arrivedAt: number;
+    readonly firstByteAt: number;
+    readonly lastByteAt: number;
+    readonly answeredAt?: number;
+    /** When each frame of a paced (`delayMs`) answer was handed to the socket. */
+    readonly framesWrittenAt?: number[];
+  };
 };
 
 /** What the queue holds: a fixed reply, or one computed from the request it answers. */

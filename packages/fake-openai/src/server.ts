@@ -77,9 +77,11 @@ export const startFakeOpenAI = async (
       res.once("close", onClose);
     });
 
-  const writeSlowly = async (res: ServerResponse, frames: Iterable<string>, delayMs: number): Promise<boolean> => {
+  /** Writes each frame `delayMs` after the last, noting when (in `writtenAt`, for a paced benchmark). */
+  const writeSlowly = async (res: ServerResponse, frames: Iterable<string>, delayMs: number, writtenAt?: number[]): Promise<boolean> => {
     for (const frame of frames) {
       if (!(await pause(res, delayMs)) || !(await write(res, frame))) return false;
+      writtenAt?.push(performance.now());
     }
     return true;
   };
@@ -152,7 +154,7 @@ export const startFakeOpenAI = async (
           if (!headersSent) startStream(res, true);
           const frames = api === "chat" ? chatFrames(reply, ctx, callId) : responsesFrames(responseContent(reply), ctx, callId);
           const delayMs = reply.kind === "text" ? (reply.delayMs ?? 0) : 0;
-          if (await (delayMs > 0 ? writeSlowly(res, frames, delayMs) : writeFrames(res, frames))) res.end();
+          if (await (delayMs > 0 ? writeSlowly(res, frames, delayMs, request.timing?.framesWrittenAt) : writeFrames(res, frames))) res.end();
         }
       }
     };
@@ -171,10 +173,11 @@ export const startFakeOpenAI = async (
       const lastByteAt = performance.now();
       const raw = Buffer.concat(chunks).toString("utf8");
       const path = (req.url ?? "/").split("?")[0] ?? "/";
-      const timing: { arrivedAt: number; firstByteAt: number; lastByteAt: number; answeredAt?: number } = {
+      const timing: { arrivedAt: number; firstByteAt: number; lastByteAt: number; answeredAt?: number; framesWrittenAt: number[] } = {
         arrivedAt,
         firstByteAt: firstByteAt ?? lastByteAt,
         lastByteAt,
+        framesWrittenAt: [],
       };
       res.once("finish", () => (timing.answeredAt = performance.now()));
       const request: RecordedRequest = { method: req.method ?? "GET", path, headers: flatHeaders(req), body: parseJson(raw), timing };
