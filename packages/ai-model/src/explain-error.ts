@@ -1,7 +1,7 @@
 /**
- * Turns whatever a model step failed with (AI SDK errors, fetch failures, aborts) into mm's
- * `ModelError`: a kind and one line fit for the user. Recognises AI SDK errors by name so this module
- * loads without the SDK; never lets the API key through.
+ * Turns whatever a model step failed with (AI SDK errors, fetch failures, aborts, mm's own stream
+ * failures) into mm's `ModelError`: a kind and one line fit for the user. Recognises AI SDK errors by
+ * name so this module loads without the SDK; never lets the API key through.
  */
 import type { ModelError } from "@mm/core";
 
@@ -46,8 +46,7 @@ function* causesOf(error: unknown): Generator<Error> {
 
 /**
  * Whether `error` is Node's fetch refusing the URL's port outright ("bad port": the ports browsers
- * block, such as 6000): no retry can help. Model requests go out on node:http, which has no such
- * list: only an embedder's own `fetch` (AiSdkModelOptions.fetch) meets this.
+ * block, such as 6000): no retry can help.
  */
 export const isBadPort = (error: unknown): boolean => {
   for (const current of causesOf(error)) {
