@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// mm-acp: Bob, a bash-first coding agent, over ACP on stdio. Loads the bundle the build made, with V8's
-// code cache (see load-bundle.cjs), and starts it. CommonJS (bin/package.json): no ES module loader to
-// start before the agent.
+// mm-acp: Bob, a bash-first coding agent, over ACP on stdio. Runs the bundle the build made
+// (dist/mm-acp.cjs); Node's compile cache, where this Node has one (22.1 and later), keeps its compiled
+// code between starts.
 "use strict";
-require("./load-bundle.cjs").loadBundle().start();
+require("node:module").enableCompileCache?.();
+import("../dist/mm-acp.js");

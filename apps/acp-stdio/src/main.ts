@@ -3,6 +3,7 @@
  * stdout carries protocol messages only; everything else goes to stderr.
  */
 import { homedir } from "node:os";
+import { Readable } from "node:stream";
 import type * as acp from "@agentclientprotocol/sdk";
 import { aiSdkModel, describeProxy, listModelIds, proxySettings } from "@mm/ai-model";
 import {
@@ -20,42 +21,21 @@ import {
 import { bannerLines } from "./banner.js";
 import { cliAction, HELP } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
-import type { FrontHandoff } from "./front.js";
 import { chosenLogLevel, leveledLog, type LogLevel } from "./log.js";
 import { startSandbox } from "./sandbox-setup.js";
 import { serve, type AppPorts } from "./serve.js";
 import { runSetup } from "./setup/run-setup.js";
 import { batchedStdout } from "./startup/batched-stdout.js";
-import { stderrLine } from "./startup/stderr-line.js";
-import { nodeByteSource } from "./startup/stdin-source.js";
-import { jitlessUntilFirstAnswer } from "./startup/zod-jit.js";
 import { responseWatch } from "./wire/after-response.js";
-import { afterFront } from "./wire/front-handoff.js";
 import { ndJsonStream } from "./wire/nd-json-stream.js";
 
 
-/**
- * `written`, once zod's compiled parsers are back: the SDK's schemas for what arrives before the
- * agent's first answer (`initialize`; after the start-up front, `session/new`) parse without them, as
- * no code cache keeps them (startup/zod-jit.ts).
- */
-const jitlessUntilWritten = (written: (message: acp.AnyMessage) => void): ((message: acp.AnyMessage) => void) => {
-  const jitBack = jitlessUntilFirstAnswer();
-  return (message) => {
-    jitBack();
-    written(message);
-  };
-};
+/** One line on stderr. */
+const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
 
-/** The ACP stream on stdio, made here. */
+/** The ACP stream on stdio: the hardened line reader over stdin, and stdout batched (wire/, startup/batched-stdout.ts). */
 const stdioStream = (written: (message: acp.AnyMessage) => void, warn: (line: string) => void): acp.Stream =>
-  ndJsonStream(batchedStdout(), nodeByteSource(process.stdin), { log: warn, onWritten: jitlessUntilWritten(written) });
-
-/** The stream the front made, with what it read put back (wire/front-handoff.ts). */
-const handedOver = (handoff: FrontHandoff, written: (message: acp.AnyMessage) => void, warn: (line: string) => void): acp.Stream => {
-  handoff.onWritten(jitlessUntilWritten(written));
-  return afterFront(handoff.stream, handoff.read, warn);
-};
+  ndJsonStream(batchedStdout(), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { log: warn, onWritten: written });
 
 const keepStdoutForProtocol = (): void => {
   const toStderr = (...args: unknown[]) => console.error(...args);
@@ -98,10 +78,10 @@ const fromCommandLine = async (): Promise<{ level: LogLevel; loaded: LoadedConfi
   return { level: level.value, loaded: loaded.value };
 };
 
-/** Serves on stdio, from the command line on, or on what the start-up front (front.ts) handed over. */
-const main = async (handoff?: FrontHandoff): Promise<void> => {
+/** Serves on stdio, once the command line and the configuration are read. */
+const main = async (): Promise<void> => {
   keepStdoutForProtocol();
-  const chosen = handoff ?? (await fromCommandLine());
+  const chosen = await fromCommandLine();
   if (chosen === undefined) return;
   const { level: chosenLevel, loaded } = chosen;
   const log = leveledLog(chosenLevel, stderrLine);
@@ -120,7 +100,7 @@ const main = async (handoff?: FrontHandoff): Promise<void> => {
     log: (line) => log.warn(`mm: ${line}`),
     ...(log.debug !== undefined ? { debug: log.debug } : {}),
   });
-  const stream = handoff !== undefined ? handedOver(handoff, watch.written, log.warn) : stdioStream(watch.written, log.warn);
+  const stream = stdioStream(watch.written, log.warn);
   // Commands run without the variable holding the model's key (nor those of tools.hiddenEnv): whatever
   // a command prints ends up on the wire and in the session file, and the model has no business
   // reading the agent's credentials.
@@ -148,23 +128,10 @@ const main = async (handoff?: FrontHandoff): Promise<void> => {
     { home: homedir(), os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
   );
   installLifecycle(served, log, shell);
-  handoff?.takeOver();
   if (sandbox !== undefined) process.on("exit", sandbox.dispose);
 };
 
-/**
- * Runs mm-acp. Not run on import: build.mjs bundles this module; bin/mm-acp.js starts the start-up
- * front (front.ts), which loads this bundle (with V8's code cache) and calls `startAfterFront`, or
- * `start` for anything but serving.
- */
-export const start = (): void => run(undefined);
-
-/** Runs mm-acp on what the start-up front read and made (front.ts). */
-export const startAfterFront = (handoff: FrontHandoff): void => run(handoff);
-
-const run = (handoff: FrontHandoff | undefined): void => {
-  main(handoff).catch((error: unknown) => {
-    stderrLine(`mm: fatal: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  });
-};
+main().catch((error: unknown) => {
+  stderrLine(`mm: fatal: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -50,7 +50,9 @@ export const providerModels = (settings: ProviderSettings): ((id: string) => Pro
     const sdk = await import("./sdk.js");
     let send: typeof fetch = settings.fetch ?? globalThis.fetch;
     if (settings.fetch === undefined && settings.proxy !== undefined) {
-      const undici = await import("undici");
+      const loaded = await import("undici");
+      // undici is CommonJS: Node gives its exports by name and as `default`, an ES module bundle as `default` only.
+      const undici = (loaded as { default?: typeof loaded }).default ?? loaded;
       const dispatcher = new undici.EnvHttpProxyAgent({ ...settings.proxy });
       // undici's fetch with its own dispatcher: Node's built-in fetch ignores the proxy variables.
       send = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>

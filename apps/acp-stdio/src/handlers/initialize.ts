@@ -1,10 +1,33 @@
 /**
- * `initialize`: logs the client, remembers its capabilities, answers the spec's fixed values
- * (initialize-answer.ts).
+ * `initialize`: logs the client, remembers its capabilities, answers the spec's fixed values for this
+ * configuration (the "full" surface adds what it implements, and its auth method).
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import type { MmConfig } from "@mm/node";
+import { AGENT_INFO } from "../agent-info.js";
 import { fullSurface, type AppState } from "../app-state.js";
-import { initializeAnswer } from "../initialize-answer.js";
+import { advertisedAuthMethods } from "../auth-methods.js";
+
+/** The spec's (`loadSession` with sessions kept); the "full" surface adds what it implements. */
+const agentCapabilities = (config: MmConfig): acp.AgentCapabilities => {
+  const kept = config.sessions.enabled;
+  const images = config.model.vision ? { promptCapabilities: { image: true } } : {};
+  if (config.acp.surface !== "full") return { ...(kept ? { loadSession: true } : {}), ...images };
+  return {
+    ...(kept ? { loadSession: true } : {}),
+    ...images,
+    sessionCapabilities: { close: {}, ...(kept ? { list: {}, resume: {}, delete: {} } : {}) },
+    mcpCapabilities: { http: true, sse: true },
+    auth: { logout: {} },
+  };
+};
+
+export const initializeAnswer = (config: MmConfig, params: acp.InitializeRequest): acp.InitializeResponse => ({
+  protocolVersion: 1,
+  agentCapabilities: agentCapabilities(config),
+  agentInfo: { ...AGENT_INFO },
+  authMethods: advertisedAuthMethods(config.acp.surface, params.clientCapabilities),
+});
 
 export const initialize = (app: AppState, params: acp.InitializeRequest): acp.InitializeResponse => {
   const client = params.clientInfo ? `${params.clientInfo.name} ${params.clientInfo.version ?? ""}`.trim() : "unknown client";

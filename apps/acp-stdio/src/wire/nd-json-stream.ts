@@ -1,8 +1,9 @@
 /**
  * ACP over newline-delimited JSON on stdio, hardened against a hostile or broken editor. It replaces
- * the SDK's `ndJsonStream`, which closes the whole connection on one line over 32 MiB, and whose
- * connection echoes an invalid message back as error data (a deeply nested one then cannot be
- * serialised, and that closes the connection too).
+ * the SDK's `ndJsonStream`, which in @agentclientprotocol/sdk 2.4.0 still closes the whole connection
+ * on one line over its limit (its line buffer throws, and the stream errors), and whose connection
+ * echoes an invalid message back as error data (a deeply nested one then cannot be serialised, and
+ * that closes the connection too).
  *
  * Reading, one line at a time:
  * - blank lines are skipped; a line that is not JSON answers -32700 (`id: null`);
@@ -18,12 +19,9 @@
  * Writing: one `JSON.stringify` line per message. A message that cannot be serialised becomes an
  * internal error for its id (a response) or is dropped with a log line (anything else), so stdout
  * stays pure JSON-RPC and the connection stays up.
- *
- * The streams handed to the SDK are light ones (light-streams.ts), not Node's web streams.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { JsonRpcId } from "./json-rpc-id.js";
-import { lightReadable, lightWritable, webByteSource, type ByteSource } from "./light-streams.js";
 
 /** The SDK's default limit of one incoming message, kept: 32 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -229,7 +227,7 @@ const sinkOf = (output: WritableStream<Uint8Array> | ByteSink): ByteSink["write"
 /** The ACP stream over a byte sink and source (stdout and stdin), per the rules above. */
 export const ndJsonStream = (
   output: WritableStream<Uint8Array> | ByteSink,
-  input: ReadableStream<Uint8Array> | ByteSource,
+  input: ReadableStream<Uint8Array>,
   options: NdJsonStreamOptions = {},
 ): acp.Stream => {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -237,7 +235,7 @@ export const ndJsonStream = (
   const log = options.log ?? (() => undefined);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
-  const source = "getReader" in input ? webByteSource(input) : input;
+  const source = input.getReader();
 
   const sink = sinkOf(output);
   const textSink = "getWriter" in output ? undefined : output.writeText;
@@ -288,5 +286,16 @@ export const ndJsonStream = (
     return written;
   };
 
-  return { readable: lightReadable(next, (reason) => source.cancel(reason)), writable: lightWritable(write) };
+  const readable = new ReadableStream<acp.AnyMessage>(
+    {
+      pull: async (controller) => {
+        const message = await next();
+        if (message === undefined) controller.close();
+        else controller.enqueue(message);
+      },
+      cancel: (reason) => source.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  return { readable, writable: new WritableStream<acp.AnyMessage>({ write }) };
 };
