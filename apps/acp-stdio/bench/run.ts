@@ -4,7 +4,7 @@
  * runs next to a baseline measured in the same run, with the ratio and the target. The table is also
  * written as JSON to bench/results/<timestamp>.json at the repository root.
  *
- * `tsx --conditions=mm-source apps/acp-stdio/bench/run.ts [startup] [paced] [streaming] [turns] [tools] [sessions] [history] [memory] [changes] [sandbox] [live]`
+ * `tsx --conditions=mm-source apps/acp-stdio/bench/run.ts [startup] [paced] [flood] [tools] [sessions] [history] [memory] [changes] [sandbox] [live]`
  * runs a subset.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -23,14 +23,13 @@ import { liveOutput } from "./scenarios/live-output.js";
 import { longHistory } from "./scenarios/long-history.js";
 import { memory } from "./scenarios/memory.js";
 import { paced } from "./scenarios/paced.js";
+import { flood } from "./scenarios/flood.js";
 import { sandbox } from "./scenarios/sandbox.js";
 import { sessions } from "./scenarios/sessions.js";
 import { startup } from "./scenarios/startup.js";
-import { streaming } from "./scenarios/streaming.js";
 import { tools } from "./scenarios/tools.js";
-import { turns } from "./scenarios/turns.js";
 
-const ALL = ["startup", "paced", "streaming", "turns", "tools", "sessions", "history", "memory", "changes", "sandbox", "live"] as const;
+const ALL = ["startup", "paced", "flood", "tools", "sessions", "history", "memory", "changes", "sandbox", "live"] as const;
 type Scenario = (typeof ALL)[number];
 
 const main = async (): Promise<void> => {
@@ -61,13 +60,9 @@ const main = async (): Promise<void> => {
       log("paced answers (100 chunks a second for 20 s), mm and the floor agent…");
       rows.push(...(await paced(workspace, server, await buildFloorAgent(`${workspace.root}/floor-paced`))));
     }
-    if (chosen.has("streaming")) {
-      log("streaming…");
-      rows.push(...(await streaming(workspace, server)));
-    }
-    if (chosen.has("turns")) {
-      log("turns of 20, 2,000 and 20,000 chunks, mm and the floor agent…");
-      rows.push(...(await turns(workspace, server, await buildFloorAgent(`${workspace.root}/floor`))));
+    if (chosen.has("flood")) {
+      log("unpaced answers of 2,000 and 20,000 chunks, mm and the floor agent…");
+      rows.push(...(await flood(workspace, server, await buildFloorAgent(`${workspace.root}/floor-flood`))));
     }
     if (chosen.has("tools")) {
       log("tool calls…");

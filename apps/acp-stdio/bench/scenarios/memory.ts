@@ -58,7 +58,7 @@ export const memory = async (
       unit: "MB",
       samples: idleRss.agent,
       baseline: { label: "bare node", samples: idleRss.floor },
-      targets: [{ on: "value", max: 70 }],
+      targets: [{ on: "value", max: 80 }],
     }),
     row({
       id: "memory.peak-rss-bash-flood",
