@@ -7,7 +7,7 @@ import type { Agent } from "@mm/core";
 import type { MmConfig } from "@mm/node";
 import type { McpSessions } from "./mcp-sessions.js";
 import type { ModelChoices } from "./model-choices.js";
-import type { AfterResponse } from "./wire/after-response.js";
+import type { AfterResponse } from "./stdio/after-response.js";
 
 export type Peer = {
   client: acp.AgentContext | undefined;

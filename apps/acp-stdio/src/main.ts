@@ -25,15 +25,15 @@ import { chosenLogLevel, leveledLog, type LogLevel } from "./log.js";
 import { startSandbox } from "./sandbox-setup.js";
 import { serve, type AppPorts } from "./serve.js";
 import { runSetup } from "./setup/run-setup.js";
-import { batchedStdout } from "./startup/batched-stdout.js";
-import { responseWatch } from "./wire/after-response.js";
-import { ndJsonStream } from "./wire/nd-json-stream.js";
+import { batchedStdout } from "./stdio/batched-stdout.js";
+import { responseWatch } from "./stdio/after-response.js";
+import { ndJsonStream } from "./stdio/nd-json-stream.js";
 
 
 /** One line on stderr. */
 const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
 
-/** The ACP stream on stdio: the hardened line reader over stdin, and stdout batched (wire/, startup/batched-stdout.ts). */
+/** The ACP stream on stdio: the hardened line reader over stdin, and stdout batched (stdio/). */
 const stdioStream = (written: (message: acp.AnyMessage) => void, warn: (line: string) => void): acp.Stream =>
   ndJsonStream(batchedStdout(), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { log: warn, onWritten: written });
 

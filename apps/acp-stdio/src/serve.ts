@@ -14,7 +14,7 @@ import { mcpSessions } from "./mcp-sessions.js";
 import { modelChoices, type ModelLister } from "./model-choices.js";
 import { registerHandlers } from "./register-handlers.js";
 import { withSandboxTitle } from "./translate/sandbox-title.js";
-import { withAfterResponse, type Transport } from "./wire/after-response.js";
+import { withAfterResponse, type Transport } from "./stdio/after-response.js";
 
 export type AppPorts = {
   readonly model: Model;

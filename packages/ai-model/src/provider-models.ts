@@ -52,7 +52,7 @@ export const providerModels = (settings: ProviderSettings): ((id: string) => Pro
     if (settings.fetch === undefined && settings.proxy !== undefined) {
       const loaded = await import("undici");
       // undici is CommonJS: Node gives its exports by name and as `default`, an ES module bundle as `default` only.
-      const undici = (loaded as { default?: typeof loaded }).default ?? loaded;
+      const undici = (loaded as unknown as { default?: typeof loaded }).default ?? loaded;
       const dispatcher = new undici.EnvHttpProxyAgent({ ...settings.proxy });
       // undici's fetch with its own dispatcher: Node's built-in fetch ignores the proxy variables.
       send = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>

@@ -1,10 +1,10 @@
 /**
  * JSON as mm writes its session files: `JSON.stringify`, then every character beyond ASCII as its
  * `\uXXXX` escape (a character outside the BMP as its two surrogates), so the file is pure ASCII and
- * `JSON.parse` gives back the same value. Why: a 10 MB document with a single `é` in it loads about
- * 40 ms slower than its ASCII twin (apps/acp-stdio/bench `sessions`, 240 against 197 ms): its UTF-8
- * decode takes V8's slow path, and the strings made from it cost more to parse, replay and serialise,
- * for the agent and for the editor reading the replay. Readers accept any UTF-8 (older files).
+ * `JSON.parse` gives back the same value. Why: a document with a single `é` in it loads measurably
+ * slower than its ASCII twin (`pnpm bench sessions`): its UTF-8 decode takes V8's slow path, and the
+ * strings made from it cost more to parse, replay and serialise, for the agent and for the editor
+ * reading the replay. Readers accept any UTF-8 (older files).
  */
 const BEYOND_ASCII = /[\u0080-\uffff]/;
 const BEYOND_ASCII_ALL = /[\u0080-\uffff]/g;

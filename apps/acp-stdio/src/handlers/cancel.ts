@@ -1,7 +1,7 @@
 /** `session/cancel`: stops the session's running turn and its queued ones; unknown ids are ignored. */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AppState } from "../app-state.js";
-import { shownId } from "../wire/shown-id.js";
+import { shownId } from "./shown-id.js";
 
 export const cancel = (app: AppState, params: acp.CancelNotification): void => {
   if (app.agent.session(params.sessionId) === undefined) {

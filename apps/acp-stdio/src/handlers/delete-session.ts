@@ -6,7 +6,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { isSessionId } from "@mm/core";
 import type { AppState } from "../app-state.js";
-import { invalidSessionParams, storeErrorText } from "../wire/errors.js";
+import { invalidSessionParams, storeErrorText } from "./errors.js";
 
 export const deleteSession = async (app: AppState, params: acp.DeleteSessionRequest): Promise<acp.DeleteSessionResponse> => {
   const { sessionId } = params;

@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { StoredSessionSummary } from "@mm/core";
 import type { AppState } from "../app-state.js";
-import { storeErrorText } from "../wire/errors.js";
+import { storeErrorText } from "./errors.js";
 
 const PAGE_SIZE = 50;
 

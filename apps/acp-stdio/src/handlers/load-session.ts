@@ -8,8 +8,8 @@ import { fullSurface, type AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
 import { replayUpdates } from "../translate/replay.js";
-import { invalidSessionParams, storeErrorText } from "../wire/errors.js";
-import { shownId } from "../wire/shown-id.js";
+import { invalidSessionParams, storeErrorText } from "./errors.js";
+import { shownId } from "./shown-id.js";
 import { sendCommands } from "./new-session.js";
 
 export const loadSession = async (app: AppState, params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> => {

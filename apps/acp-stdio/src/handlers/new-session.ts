@@ -4,7 +4,7 @@ import { fullSurface, type AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
 import { commandsUpdate } from "../translate/commands.js";
-import type { JsonRpcId } from "../wire/json-rpc-id.js";
+import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 
 export const sendCommands = (app: AppState, sessionId: string): void =>
   app.notify(sessionId, commandsUpdate(app.agent.commands()));

@@ -6,7 +6,7 @@ import { liveOutput } from "../live-output/live-output.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
 import { wantsTerminalOutput } from "../translate/terminal.js";
 import { updatesOf, type UpdateOptions } from "../translate/turn-event.js";
-import { internalError, invalidSessionParams } from "../wire/errors.js";
+import { internalError, invalidSessionParams } from "./errors.js";
 
 const updateOptions = (app: AppState, sessionId: string): UpdateOptions => {
   const cwd = app.agent.session(sessionId)?.cwd;

@@ -7,9 +7,9 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
-import { invalidSessionParams, storeErrorText } from "../wire/errors.js";
-import type { JsonRpcId } from "../wire/json-rpc-id.js";
-import { shownId } from "../wire/shown-id.js";
+import { invalidSessionParams, storeErrorText } from "./errors.js";
+import type { JsonRpcId } from "../stdio/json-rpc-id.js";
+import { shownId } from "./shown-id.js";
 import { sendCommands } from "./new-session.js";
 
 export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequest, requestId: JsonRpcId): Promise<acp.ResumeSessionResponse> => {

@@ -8,7 +8,7 @@ import type { PermissionMode } from "@mm/core";
 import type { AppState } from "../app-state.js";
 import { choicesOf } from "../session-settings.js";
 import { configOptionsOf, MODE_OPTION_ID, MODEL_OPTION_ID, refusalOf } from "../translate/session-config.js";
-import { invalidSessionParams } from "../wire/errors.js";
+import { invalidSessionParams } from "./errors.js";
 
 export const setConfigOption = async (app: AppState, params: acp.SetSessionConfigOptionRequest): Promise<acp.SetSessionConfigOptionResponse> => {
   const { sessionId, configId, value } = params;

@@ -4,7 +4,7 @@ import { isPermissionMode } from "@mm/core";
 import type { AppState } from "../app-state.js";
 import { choicesOf } from "../session-settings.js";
 import { configOptionsOf, modeRefusal } from "../translate/session-config.js";
-import { invalidSessionParams } from "../wire/errors.js";
+import { invalidSessionParams } from "./errors.js";
 
 export const setMode = async (app: AppState, params: acp.SetSessionModeRequest): Promise<acp.SetSessionModeResponse> => {
   const { sessionId, modeId } = params;

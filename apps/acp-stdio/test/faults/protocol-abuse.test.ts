@@ -10,9 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "@mm/fake-openai";
-import { ndJsonStream } from "../../src/wire/nd-json-stream.js";
+import { ndJsonStream } from "../../src/stdio/nd-json-stream.js";
 import { configFile, hasStackTrace, promptText, removeTempDirs, sleep, spawnRaw, tempDir, waitFor, type JsonRpcMessage, type RawAgent } from "./helpers.js";
-import type { JsonRpcId } from "../../src/wire/json-rpc-id.js";
+import type { JsonRpcId } from "../../src/stdio/json-rpc-id.js";
 
 type Id = JsonRpcId;
 type Expect =

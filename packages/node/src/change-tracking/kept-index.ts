@@ -76,8 +76,8 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
   };
 
   /**
-   * Memory for the next index read back: that of an index no longer current nor held by a snapshot.
-   * Fresh memory costs a page fault a page, here about 5 ms for a 1.6 MB index; reused, 0.1 ms.
+   * Memory for the next index read back: that of an index no longer current nor held by a snapshot
+   * (fresh memory costs a page fault per page; reused memory does not).
    */
   let spare: Buffer | undefined;
   const held = new Map<ArrayBufferLike, number>();

@@ -1,13 +1,12 @@
 /**
  * The agent's output stream, batched: the bytes of every message are queued, in order, and written to
  * stdout in one `write` per event-loop turn (or as soon as 64 KiB are queued). Writing each message
- * with its own `write` costs a pipe syscall and a wake-up of the editor per message: when a model
- * streams 20,000 small deltas (each one an `agent_message_chunk`), about a quarter of the agent's CPU
- * (apps/acp-stdio/bench: 95 → 68 µs per chunk with the AI SDK's streamText, before the switch to doStream).
- * Order is kept: a message is queued before its write resolves, and the queue is written first-in
- * first-out. Text is queued as text and encoded once per batch, where encoding each message on its own
- * cost about 2 µs a message more (a `TextEncoder.encode` and its buffer). Whatever is queued when the process exits is written then (stdout pipes and files are
- * synchronous on Linux), so `process.exit` never drops an answer.
+ * with its own `write` costs a pipe syscall and a wake-up of the editor per message, a large part of
+ * the agent's CPU when a model streams many small deltas (each one an `agent_message_chunk`). Order is
+ * kept: a message is queued before its write resolves, and the queue is written first-in first-out.
+ * Text is queued as text and encoded once per batch. Whatever is queued when the process exits is
+ * written then (stdout pipes and files are synchronous on Linux), so `process.exit` never drops an
+ * answer.
  */
 import type { Writable as NodeWritable } from "node:stream";
 
