@@ -4,7 +4,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Agent } from "@mm/core";
-import type { MmConfig } from "@mm/node";
+import type { MmConfig } from "./config/index.js";
 import type { McpSessions } from "./mcp-sessions.js";
 import type { ModelChoices } from "./model-choices.js";
 import type { AfterResponse } from "./stdio/after-response.js";

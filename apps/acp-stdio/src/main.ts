@@ -6,18 +6,8 @@ import { homedir } from "node:os";
 import { Readable } from "node:stream";
 import type * as acp from "@agentclientprotocol/sdk";
 import { aiSdkModel, describeProxy, listModelIds, proxySettings } from "@mm/ai-model";
-import {
-  bashShell,
-  changeTracker,
-  cryptoRandomHex,
-  jsonSessionStore,
-  loadDiskSkillCatalogue,
-  type LoadedConfig,
-  loadProcessConfig,
-  nodeFileSystem,
-  platformLine,
-  systemClock,
-} from "@mm/node";
+import { bashShell, changeTracker, cryptoRandomHex, jsonSessionStore, loadDiskSkillCatalogue, nodeFileSystem, platformLine, systemClock } from "@mm/node";
+import { type LoadedConfig, loadProcessConfig } from "./config/index.js";
 import { bannerLines } from "./banner.js";
 import { cliAction, HELP } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";

@@ -3,7 +3,8 @@
  * the file tools go through, and one stderr line once its check is done — what it confines, or why
  * it cannot run and what to do (every bash call then fails saying the same; nothing runs unconfined).
  */
-import { BUILT_IN_HIDDEN, bwrapSandbox, type BwrapSandbox, type MmConfig, type SandboxUnavailable } from "@mm/node";
+import { BUILT_IN_HIDDEN, bwrapSandbox, type BwrapSandbox, type SandboxUnavailable } from "@mm/node";
+import { type MmConfig } from "./config/index.js";
 import type { Log } from "./log.js";
 
 /** The line logged once the sandbox's check is done: `unavailable` undefined when it works. */

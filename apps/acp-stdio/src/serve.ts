@@ -5,7 +5,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { builtinTools, planTool, createAgent, type AgentDeps, type ChangeTracker, type Clock, type FileSystem, type Model, type RandomHex, type SessionStore, type Shell, type SkillCatalogue } from "@mm/core";
-import type { MmConfig } from "@mm/node";
+import type { MmConfig } from "./config/index.js";
 import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
 import { compactionIds, createNotify, type AppState, type Peer } from "./app-state.js";

@@ -3,7 +3,7 @@
  * `mm-acp --setup` for clients that can run one, nothing on the spec surface, `{}` from `authenticate`.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AcpSurface } from "@mm/node";
+import type { AcpSurface } from "../src/config/index.js";
 import { describe, expect, it } from "vitest";
 import { inMemoryAcp } from "./in-memory-acp.js";
 

@@ -7,7 +7,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { inMemorySessionStore, textReply, toolReply } from "@mm/core/testing";
-import type { MmConfig } from "@mm/node";
+import type { MmConfig } from "../src/config/index.js";
 import { inMemoryAcp, type Options } from "./in-memory-acp.js";
 
 const full =

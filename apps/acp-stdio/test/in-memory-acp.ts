@@ -3,7 +3,7 @@
  * message on the wire in order, and validating each one the agent sends against the ACP schema.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import type { MmConfig } from "@mm/node";
+import type { MmConfig } from "../src/config/index.js";
 import {
   counterHex,
   inMemoryFileSystem,

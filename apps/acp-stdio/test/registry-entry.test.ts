@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadConfig } from "@mm/node";
+import { loadConfig } from "../src/config/index.js";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { AGENT_INFO } from "../src/agent-info.js";

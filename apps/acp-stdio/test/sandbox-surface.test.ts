@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { FileSystem } from "@mm/core";
-import type { MmConfig } from "@mm/node";
+import type { MmConfig } from "../src/config/index.js";
 import { textReply, toolReply } from "@mm/core/testing";
 import { inMemoryAcp } from "./in-memory-acp.js";
 

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "@mm/node";
+import { loadConfig } from "../src/config/index.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BIN } from "./spawned-agent.js";
 

@@ -1,5 +1,5 @@
 /** The defaults of the configuration as a value, for tests. */
-import type { MmConfig } from "@mm/node";
+import type { MmConfig } from "../src/config/index.js";
 
 export const testConfig = (): MmConfig => ({
   model: { name: "test-model", baseURL: "http://127.0.0.1:9/v1", apiKeyEnv: "OPENAI_API_KEY", apiKey: undefined, api: "chat", contextWindow: 128_000, choices: [], vision: false, reasoningTag: "think" },

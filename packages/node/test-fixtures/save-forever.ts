@@ -2,7 +2,7 @@
  * Child process of the crash-safety test: saves ever-changing large histories of one session, printing
  * `saved k` after each, until it is killed. Usage: save-forever.ts <cwd> <id> <round>.
  */
-import { jsonSessionStore } from "../src/json-session-store.js";
+import { jsonSessionStore } from "../src/sessions/json-session-store.js";
 import { crashHistory } from "./crash-history.js";
 
 const [cwd = "", id = "", round = "0"] = process.argv.slice(2);

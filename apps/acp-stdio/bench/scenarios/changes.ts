@@ -10,10 +10,10 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateTree, type Measurement } from "../../../../packages/node/src/change-tracking/measure.js";
+import { generateTree, type Measurement } from "../lib/measure-changes.js";
 import { REPO_DIR } from "../lib/workspace.js";
 
-const MEASURE = join(REPO_DIR, "packages/node/src/change-tracking/measure.ts");
+const MEASURE = join(REPO_DIR, "apps/acp-stdio/bench/lib/measure-changes.ts");
 import { row, type Row } from "../lib/report.js";
 import { now } from "../lib/stats.js";
 
@@ -36,7 +36,7 @@ export const changes = async (): Promise<Row[]> => {
     // before, costs more than one from the agent, and each git command is a fork.
     const measure = (git: boolean, changes: number): Measurement =>
       JSON.parse(
-        execFileSync(process.execPath, ["--import", "tsx", MEASURE, "--json", JSON.stringify({ dir: git ? repo : plain, files: git ? 20_000 : 5_000, git, runs: RUNS + 1, changes })], {
+        execFileSync(process.execPath, ["--conditions=mm-source", "--import", "tsx", MEASURE, "--json", JSON.stringify({ dir: git ? repo : plain, files: git ? 20_000 : 5_000, git, runs: RUNS + 1, changes })], {
           encoding: "utf8",
           stdio: ["ignore", "pipe", "inherit"],
         }),

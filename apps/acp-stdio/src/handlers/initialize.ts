@@ -3,7 +3,7 @@
  * configuration (the "full" surface adds what it implements, and its auth method).
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { MmConfig } from "@mm/node";
+import type { MmConfig } from "../config/index.js";
 import { AGENT_INFO } from "../agent-info.js";
 import { fullSurface, type AppState } from "../app-state.js";
 import { advertisedAuthMethods } from "../auth-methods.js";

@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Readable } from "node:stream";
-import { findConfigFile, userConfigPath } from "@mm/node";
+import { findConfigFile, userConfigPath } from "../config/index.js";
 import { linePrompter, type Prompter } from "./line-prompter.js";
 import { checkAnswer, defaultAnswers, documentWith, existingFileOf, QUESTIONS, type ExistingFile, type SetupAnswers } from "./setup-document.js";
 

@@ -3,7 +3,7 @@
  * key variable), each checked by the config file's own rules, and the config document they go into,
  * keeping every other key of an existing file.
  */
-import { DEFAULT_MODEL, formatKeyPath, validateFileConfig } from "@mm/node";
+import { DEFAULT_MODEL, formatKeyPath, validateFileConfig } from "../config/index.js";
 import { err, ok, type Result } from "neverthrow";
 
 /** The settings the setup asks for. */

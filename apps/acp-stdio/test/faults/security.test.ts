@@ -9,7 +9,7 @@ import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, r
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type * as acp from "@agentclientprotocol/sdk";
-import type { MmConfig } from "@mm/node";
+import type { MmConfig } from "../../src/config/index.js";
 import { inMemorySessionStore, textReply, toolReply } from "@mm/core/testing";
 import { startFakeOpenAI, status, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { inMemoryAcp, type PermissionAnswer } from "../in-memory-acp.js";

@@ -8,7 +8,7 @@ import { tcpGreeter } from "../../../fake-openai/src/index.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bashShell } from "../bash-shell.js";
+import { bashShell } from "../shell/bash-shell.js";
 import type { ShellRequest } from "../core-types.js";
 import { bwrapSandbox, type BwrapSandbox } from "./bwrap-sandbox.js";
 import { hiddenHint, NO_NETWORK_HINT, READ_ONLY_HINT } from "./sandbox-hint.js";

@@ -5,7 +5,7 @@
  * a hint when the sandbox refused what a command tried, and confines the file tools the same way.
  */
 import { err, ok, ResultAsync, type Result } from "neverthrow";
-import type { CommandWrapper } from "../command-wrapper.js";
+import type { CommandWrapper } from "../shell/command-wrapper.js";
 import type { FileSystem, ShellError } from "../core-types.js";
 import { bwrapArgs } from "./bwrap-args.js";
 import { probeBwrap, unavailableMessage, type SandboxUnavailable } from "./probe.js";

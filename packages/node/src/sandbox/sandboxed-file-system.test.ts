@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { nodeFileSystem } from "../node-file-system.js";
+import { nodeFileSystem } from "../files/node-file-system.js";
 import { HIDDEN_MESSAGE, OUTSIDE_MESSAGE, sandboxedFileSystem } from "./sandboxed-file-system.js";
 
 const roots: string[] = [];

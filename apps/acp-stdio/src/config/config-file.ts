@@ -1,0 +1,94 @@
+/**
+ * Finding and reading the config file: `--config FILE`, else `$MM_CONFIG`, else `./.mm/config.json`,
+ * else `$XDG_CONFIG_HOME/mm/config.json` (default `~/.config/mm/config.json`). Explicit ones must exist.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import type { ConfigError } from "./config-types.js";
+import { fsErrorOf } from "@mm/node";
+
+/** Where the config file is looked for. */
+export type ConfigLocation = {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly home: string;
+};
+
+/** A file to read; `explicit` when the user named it, so its absence is an error. */
+export type ConfigCandidate = { readonly path: string; readonly explicit: boolean };
+
+const badArgument = (message: string): ConfigError => ({ kind: "bad-argument", message: `mm: ${message}` });
+
+/** The value of `--config FILE` / `--config=FILE` (the last one wins); undefined when absent. */
+export const configArgument = (argv: readonly string[]): Result<string | undefined, ConfigError> => {
+  let found: string | undefined;
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? "";
+    if (arg === "--") break;
+    if (arg.startsWith("--config=")) {
+      found = arg.slice("--config=".length);
+    } else if (arg === "--config") {
+      const next = argv[index + 1];
+      if (next === undefined || next.startsWith("-")) return err(badArgument("--config: expected a file path after it"));
+      found = next;
+      index += 1;
+    } else {
+      continue;
+    }
+    if (found === "") return err(badArgument("--config: expected a file path, got an empty one"));
+  }
+  return ok(found);
+};
+
+const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value);
+
+/** The user's config file: `$XDG_CONFIG_HOME/mm/config.json` (an absolute one), else `~/.config/mm/config.json`. */
+export const userConfigPath = (env: ConfigLocation["env"], home: string): string => {
+  const xdg = nonEmpty(env["XDG_CONFIG_HOME"]);
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config"), "mm", "config.json");
+};
+
+/** The config file to use, per the discovery order; null when there is none. */
+export const findConfigFile = (location: ConfigLocation): Result<ConfigCandidate | null, ConfigError> =>
+  configArgument(location.argv).map((argument) => {
+    const explicit = argument ?? nonEmpty(location.env["MM_CONFIG"]);
+    if (explicit !== undefined) return { path: resolve(location.cwd, explicit), explicit: true };
+    const local = join(location.cwd, ".mm", "config.json");
+    if (existsSync(local)) return { path: local, explicit: false };
+    const user = userConfigPath(location.env, location.home);
+    return existsSync(user) ? { path: user, explicit: false } : null;
+  });
+
+const readProblem = (path: string, error: unknown): ConfigError => {
+  const fsError = fsErrorOf(path, error);
+  switch (fsError.kind) {
+    case "not-found":
+      return { kind: "missing-file", message: `mm: ${path}: config file not found` };
+    case "denied":
+      return { kind: "unreadable-file", message: `mm: ${path}: cannot read config file: permission denied` };
+    case "is-directory":
+      return { kind: "unreadable-file", message: `mm: ${path}: cannot read config file: it is a directory` };
+    default:
+      return { kind: "unreadable-file", message: `mm: ${path}: cannot read config file: ${fsError.kind === "io" ? fsError.message : fsError.kind}` };
+  }
+};
+
+const firstLine = (text: string): string => text.split("\n", 1)[0] ?? text;
+
+/** The parsed JSON of a config file. */
+export const readConfigFile = (path: string): Result<unknown, ConfigError> => {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    return err(readProblem(path, error));
+  }
+  try {
+    return ok(JSON.parse(text.replace(/^\uFEFF/, "")) as unknown);
+  } catch (error) {
+    const reason = error instanceof Error ? firstLine(error.message) : String(error);
+    return err({ kind: "invalid-json", message: `mm: ${path}: invalid JSON: ${reason}` });
+  }
+};

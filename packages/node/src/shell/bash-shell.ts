@@ -1,0 +1,229 @@
+/**
+ * bashShell: the Shell port on `bash -c`, run in its own process group with stdout and stderr merged
+ * into one bounded buffer (and handed to the request's listener as they come). Timeout and abort kill
+ * the whole group (TERM, then KILL).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { stat } from "node:fs/promises";
+import { err, ok, okAsync, ResultAsync, type Result } from "neverthrow";
+import type { CommandWrapper } from "./command-wrapper.js";
+import type { Shell, ShellError, ShellRequest, ShellResult } from "../core-types.js";
+import { boundedOutput } from "./output-buffer.js";
+import { signalGroup, terminateGroup } from "./process-group.js";
+
+/** Options of {@link bashShell}. */
+export type BashShellOptions = {
+  /** The bash to run; looked up on PATH when not absolute. Default `bash`. */
+  readonly bashPath?: string;
+  /** Environment of the command. Default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Time between SIGTERM and SIGKILL. Default 2000 ms. */
+  readonly killGraceMs?: number;
+  /** How long to wait for output pipes held open by escaped processes after a kill. Default 250 ms. */
+  readonly pipeGraceMs?: number;
+  /** Runs every command through this (e.g. a sandbox); absent, bash is spawned directly. */
+  readonly wrapper?: CommandWrapper;
+};
+
+/** The Shell port on local bash, plus what the process needs when it ends. */
+export type BashShell = Shell & {
+  /**
+   * Sends `signal` to every process group this shell started that may still have members (commands
+   * running now, and background jobs they left behind); returns how many groups were signalled.
+   * Synchronous, so it also works in a process `exit` handler.
+   */
+  readonly signalAll: (signal: NodeJS.Signals) => number;
+};
+
+/**
+ * Runs as `bash -c <this> <bash> <command>`: makes stderr the stdout pipe, then execs the real
+ * `bash -c command` in place, so the two streams share one pipe and keep their true order.
+ */
+const MERGE_THEN_RUN = 'exec "$0" -c "$1" 2>&1';
+const MAX_TIMER_MS = 2_147_483_647;
+
+type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | null };
+type StopReason = "timeout" | "abort";
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const checkWorkingDirectory = (cwd: string): ResultAsync<void, ShellError> =>
+  ResultAsync.fromPromise(stat(cwd), () => ({
+    kind: "spawn" as const,
+    message: `working directory does not exist: ${cwd}`,
+  })).andThen((info) =>
+    info.isDirectory() ? ok(undefined) : err({ kind: "spawn" as const, message: `working directory is not a directory: ${cwd}` }),
+  );
+
+const bashArgv = (bashPath: string, request: ShellRequest): readonly string[] => [bashPath, "-c", MERGE_THEN_RUN, bashPath, request.command];
+
+const spawnCommand = (argv: readonly string[], env: NodeJS.ProcessEnv, request: ShellRequest): Result<ChildProcess, ShellError> => {
+  const [program, ...args] = argv;
+  if (program === undefined) return err({ kind: "spawn", message: "nothing to run" });
+  try {
+    return ok(
+      spawn(program, args, {
+        cwd: request.cwd,
+        env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
+  } catch (error) {
+    return err({ kind: "spawn", message: messageOf(error) });
+  }
+};
+
+type Timing = { readonly killGraceMs: number; readonly pipeGraceMs: number };
+
+/**
+ * Feeds a request's output listener: bytes decoded as UTF-8 as they come (a character split across
+ * two reads waits for its end), the listener's exceptions swallowed.
+ */
+const liveText = (listener: ((text: string) => void) | undefined): ((chunk: Buffer) => void) | undefined => {
+  if (listener === undefined) return undefined;
+  const decoder = new TextDecoder("utf-8");
+  return (chunk) => {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text === "") return;
+    try {
+      listener(text);
+    } catch {
+      // The listener's failure is not the command's.
+    }
+  };
+};
+
+/** Watches one spawned child until it and its group are done; never rejects. */
+const supervise = (child: ChildProcess, request: ShellRequest, timing: Timing): Promise<Result<ShellResult, ShellError>> =>
+  new Promise((resolve) => {
+    const output = boundedOutput(request.maxOutputBytes);
+    let exit: Exit | null = null;
+    let closed = false;
+    let stopReason: StopReason | null = null;
+    let groupDone = false;
+    let pipeGraceOver = false;
+    let settled = false;
+
+    const cleanUp = (): void => {
+      clearTimeout(timer);
+      request.signal.removeEventListener("abort", onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    };
+
+    const settle = (result: Result<ShellResult, ShellError>): void => {
+      if (settled) return;
+      settled = true;
+      cleanUp();
+      resolve(result);
+    };
+
+    const maybeFinish = (): void => {
+      if (exit === null || (stopReason !== null && !groupDone)) return;
+      if (!closed && !pipeGraceOver) return;
+      settle(
+        ok({
+          output: output.text(),
+          exitCode: exit.code,
+          signal: exit.signal,
+          timedOut: stopReason === "timeout",
+          cancelled: stopReason === "abort",
+        }),
+      );
+    };
+
+    const stop = (reason: StopReason): void => {
+      if (stopReason !== null || settled || child.pid === undefined) return;
+      stopReason = reason;
+      void terminateGroup(child.pid, { graceMs: timing.killGraceMs, pollMs: 50 }).then(() => {
+        groupDone = true;
+        maybeFinish();
+        setTimeout(() => {
+          pipeGraceOver = true;
+          maybeFinish();
+        }, timing.pipeGraceMs);
+      });
+    };
+
+    function onAbort(): void {
+      stop("abort");
+    }
+
+    const timer = setTimeout(() => stop("timeout"), Math.min(Math.max(0, request.timeoutMs), MAX_TIMER_MS));
+    request.signal.addEventListener("abort", onAbort, { once: true });
+
+    const live = liveText(request.onOutput);
+    const onData = (chunk: Buffer): void => {
+      output.push(chunk);
+      if (!settled) live?.(chunk);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("error", (error) => {
+      if (child.pid === undefined) settle(err({ kind: "spawn", message: messageOf(error) }));
+    });
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      maybeFinish();
+    });
+    child.on("close", () => {
+      closed = true;
+      maybeFinish();
+    });
+    if (request.signal.aborted) stop("abort");
+  });
+
+const cancelledBeforeStart: ShellResult = { output: "", exitCode: null, signal: null, timedOut: false, cancelled: true };
+
+/**
+ * The Shell port on local bash. A command runs as `bash -c command` in `request.cwd`, in its own
+ * process group, stdin closed. The result comes once bash has exited and its output is closed; after
+ * a timeout or abort, once the group is gone or SIGKILLed (output pipes still held by a process
+ * outside the group are then abandoned after a short grace). A missing cwd, a bash that cannot
+ * start or a command the wrapper refuses fails `spawn`; nothing throws.
+ */
+export const bashShell = (options: BashShellOptions = {}): BashShell => {
+  const bashPath = options.bashPath ?? "bash";
+  const wrapper = options.wrapper;
+  const timing: Timing = { killGraceMs: options.killGraceMs ?? 2000, pipeGraceMs: options.pipeGraceMs ?? 250 };
+  /** Groups started and maybe still populated; pruned as they empty, so it stays small. */
+  const groups = new Set<number>();
+  const prune = (): void => {
+    for (const pgid of groups) if (!signalGroup(pgid, 0)) groups.delete(pgid);
+  };
+  const track = (child: ChildProcess): ChildProcess => {
+    prune();
+    if (child.pid !== undefined) groups.add(child.pid);
+    return child;
+  };
+  const untrackIfEmpty = (pgid: number | undefined): void => {
+    if (pgid !== undefined && !signalGroup(pgid, 0)) groups.delete(pgid);
+  };
+  return {
+    run: (request) => {
+      if (request.signal.aborted) return okAsync(cancelledBeforeStart);
+      return checkWorkingDirectory(request.cwd)
+        .andThen(() => (wrapper === undefined ? okAsync(bashArgv(bashPath, request)) : wrapper.wrap(bashArgv(bashPath, request), request)))
+        .andThen((argv) => spawnCommand(argv, options.env ?? process.env, request).map(track))
+        .andThen(
+          (child) =>
+            new ResultAsync(
+              supervise(child, request, timing).then((result) => {
+                untrackIfEmpty(child.pid);
+                return result;
+              }),
+            ),
+        )
+        .map((result) => (wrapper === undefined ? result : wrapper.finish(result, request)));
+    },
+    signalAll: (signal) => {
+      let signalled = 0;
+      for (const pgid of groups) {
+        if (signalGroup(pgid, signal)) signalled += 1;
+        else groups.delete(pgid);
+      }
+      return signalled;
+    },
+  };
+};
