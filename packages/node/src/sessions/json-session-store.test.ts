@@ -303,8 +303,8 @@ describe("jsonSessionStore: size", () => {
   });
 });
 
-const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
-const child = fileURLToPath(new URL("../test-fixtures/save-forever.ts", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../../..", import.meta.url));
+const child = fileURLToPath(new URL("../../test-fixtures/save-forever.ts", import.meta.url));
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Starts the saving child and kills it with SIGKILL `delayMs` after its first completed save. */
