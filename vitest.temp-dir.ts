@@ -44,17 +44,17 @@ watch();
 export const tempRunDir = (kind: string): { readonly dir: string; readonly restore: () => void } => {
   const prefix = `mm-${kind}-`;
   const parent = tmpdir();
-  const previous = process.env["TMPDIR"];
+  const previous = process.env.TMPDIR;
   removeLeftovers(parent, prefix);
   const dir = mkdtempSync(join(parent, `${prefix}${process.pid}-`));
   spawn(process.execPath, ["-e", JANITOR, String(process.pid), dir], { detached: true, stdio: "ignore" }).unref();
-  process.env["TMPDIR"] = dir;
+  process.env.TMPDIR = dir;
   return {
     dir,
     restore: () => {
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-      if (previous === undefined) delete process.env["TMPDIR"];
-      else process.env["TMPDIR"] = previous;
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
     },
   };
 };

@@ -30,10 +30,10 @@ export const thirdPartyNotices = (metafiles, root) => {
     })
     .sort((a, b) => a.id.localeCompare(b.id));
   const sections = packages.map(({ id, license, text }) =>
-    [`${id} (${license})`, text ?? `No licence file in the package; its package.json declares ${license}, whose text is given with another package above or below.`].join("\n\n"),
+    [
+      `${id} (${license})`,
+      text ?? `No licence file in the package; its package.json declares ${license}, whose text is given with another package above or below.`,
+    ].join("\n\n"),
   );
-  return [
-    "mm-acp bundles the following npm packages. Their licences and notices follow.",
-    ...sections,
-  ].join(`\n\n${"-".repeat(78)}\n\n`) + "\n";
+  return `${["mm-acp bundles the following npm packages. Their licences and notices follow.", ...sections].join(`\n\n${"-".repeat(78)}\n\n`)}\n`;
 };

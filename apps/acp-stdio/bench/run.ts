@@ -44,7 +44,11 @@ const main = async (): Promise<void> => {
   const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
   let installed: PackedInstall | undefined;
   try {
-    log(`measuring ${agentCommands().map((a) => a.label).join(" and ")}; node ${process.version}, ${cpus().length} CPU(s)`);
+    log(
+      `measuring ${agentCommands()
+        .map((a) => a.label)
+        .join(" and ")}; node ${process.version}, ${cpus().length} CPU(s)`,
+    );
     let idleRss: { agent: number[]; floor: number[] } = { agent: [], floor: [] };
     if (chosen.has("startup")) {
       log("packing the package and installing it with npm…");

@@ -37,6 +37,4 @@ export const acpFileSystem = (peer: Peer, sessionId: string, local: FileSystem):
 export const editorFileSystems =
   (peer: Peer, local: FileSystem) =>
   ({ id: sessionId }: { readonly id: string }): FileSystem | undefined =>
-    peer.capabilities?.fs?.readTextFile === true || peer.capabilities?.fs?.writeTextFile === true
-      ? acpFileSystem(peer, sessionId, local)
-      : undefined;
+    peer.capabilities?.fs?.readTextFile === true || peer.capabilities?.fs?.writeTextFile === true ? acpFileSystem(peer, sessionId, local) : undefined;

@@ -31,7 +31,11 @@ export const acpPermissionGate = (peer: Peer, shown: (call: ToolCallView) => Too
       signal.addEventListener("abort", onAbort, { once: true });
     });
     const asked = client
-      .request("session/request_permission", { sessionId, toolCall: permissionToolCall(shown(call), showsTerminal(call, peer.capabilities)), options: PERMISSION_OPTIONS })
+      .request("session/request_permission", {
+        sessionId,
+        toolCall: permissionToolCall(shown(call), showsTerminal(call, peer.capabilities)),
+        options: PERMISSION_OPTIONS,
+      })
       .then(decisionOf, (): PermissionDecision => "reject");
     try {
       return await Promise.race([asked, aborted]);

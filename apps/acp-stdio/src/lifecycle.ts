@@ -18,8 +18,7 @@ const KILL_AFTER_MS = 500;
 export type ShellGroups = { readonly signalAll: (signal: NodeJS.Signals) => number };
 
 /** An error as one log line. */
-export const oneLine = (error: unknown): string =>
-  (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split("\n")[0]!.slice(0, 500);
+export const oneLine = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split("\n")[0]!.slice(0, 500);
 
 export const installLifecycle = (served: Served, log: Pick<Log, "info" | "warn">, shell?: ShellGroups): void => {
   let ending = false;

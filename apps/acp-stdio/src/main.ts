@@ -19,7 +19,6 @@ import { batchedStdout } from "./stdio/batched-stdout.js";
 import { responseWatch } from "./stdio/after-response.js";
 import { ndJsonStream } from "./stdio/nd-json-stream.js";
 
-
 /** One line on stderr. */
 const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
 

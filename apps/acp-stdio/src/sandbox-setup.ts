@@ -4,7 +4,7 @@
  * it cannot run and what to do (every bash call then fails saying the same; nothing runs unconfined).
  */
 import { BUILT_IN_HIDDEN, bwrapSandbox, type BwrapSandbox, type SandboxUnavailable } from "@mm/node";
-import { type MmConfig } from "./config/index.js";
+import type { MmConfig } from "./config/index.js";
 import type { Log } from "./log.js";
 
 /** The line logged once the sandbox's check is done: `unavailable` undefined when it works. */
@@ -22,8 +22,6 @@ export const startSandbox = (config: MmConfig, home: string, log: Pick<Log, "inf
   if (config.tools.sandbox !== "workspace") return undefined;
   const { writable, network, hidden } = config.tools;
   const sandbox = bwrapSandbox({ home, writable, network, hidden });
-  void sandbox.ready.then((checked) =>
-    checked.isErr() ? log.warn(sandboxLine(config.tools, checked.error)) : log.info(sandboxLine(config.tools, undefined)),
-  );
+  void sandbox.ready.then((checked) => (checked.isErr() ? log.warn(sandboxLine(config.tools, checked.error)) : log.info(sandboxLine(config.tools, undefined))));
   return sandbox;
 };

@@ -4,7 +4,20 @@
  * in-memory streams.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { builtinTools, planTool, createAgent, type AgentDeps, type ChangeTracker, type Clock, type FileSystem, type Model, type RandomHex, type SessionStore, type Shell, type SkillCatalogue } from "@mm/core";
+import {
+  builtinTools,
+  planTool,
+  createAgent,
+  type AgentDeps,
+  type ChangeTracker,
+  type Clock,
+  type FileSystem,
+  type Model,
+  type RandomHex,
+  type SessionStore,
+  type Shell,
+  type SkillCatalogue,
+} from "@mm/core";
 import type { MmConfig } from "./config/index.js";
 import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
@@ -55,8 +68,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
   const warn = (line: string) => warnTo(`[acp] ${line}`);
   const editorFs = editorFileSystems(peer, ports.fs);
   const confine = ports.confineFiles;
-  const sessionFs: AgentDeps["sessionFs"] =
-    confine === undefined ? editorFs : (session) => confine(editorFs(session) ?? ports.fs, () => session.cwd);
+  const sessionFs: AgentDeps["sessionFs"] = confine === undefined ? editorFs : (session) => confine(editorFs(session) ?? ports.fs, () => session.cwd);
   const sandboxed = config.tools.sandbox === "workspace";
   const deps: AgentDeps = {
     model: ports.model,

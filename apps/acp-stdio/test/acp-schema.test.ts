@@ -7,7 +7,10 @@ describe("schemaProblems", () => {
     const none = new Map();
     const ok = { method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x" } } } };
     expect(schemaProblems(ok, none)).toEqual([]);
-    const badKind = { method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "c", title: "t", kind: "shell" } } };
+    const badKind = {
+      method: "session/update",
+      params: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "c", title: "t", kind: "shell" } },
+    };
     expect(schemaProblems(badKind, none)).toHaveLength(1);
     const badResponse = { id: 1, result: { protocolVersion: "one" } };
     expect(schemaProblems(badResponse, new Map([[1, "initialize"]]))).toHaveLength(1);

@@ -84,11 +84,24 @@ describe("session/prompt", () => {
       await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
     });
     expect(t.permissions).toHaveLength(1);
-    expect(t.permissions[0]!.options.map((o) => [o.optionId, o.kind])).toEqual([["allow", "allow_once"], ["allow_always", "allow_always"], ["reject", "reject_once"]]);
+    expect(t.permissions[0]!.options.map((o) => [o.optionId, o.kind])).toEqual([
+      ["allow", "allow_once"],
+      ["allow_always", "allow_always"],
+      ["reject", "reject_once"],
+    ]);
     expect(t.permissions[0]!.toolCall).toMatchObject({ toolCallId: "call_1", title: "bash: echo hi", kind: "execute" });
     const calls = t.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
     expect(calls).toEqual([
-      { sessionUpdate: "tool_call", toolCallId: "call_1", title: "bash: echo hi", kind: "execute", status: "pending", rawInput: { command: "echo hi" }, locations: [], content: [] },
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "call_1",
+        title: "bash: echo hi",
+        kind: "execute",
+        status: "pending",
+        rawInput: { command: "echo hi" },
+        locations: [],
+        content: [],
+      },
       { sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "in_progress" },
       {
         sessionUpdate: "tool_call_update",
@@ -116,7 +129,10 @@ describe("session/prompt", () => {
     expect(t.permissions[0]!.toolCall).toMatchObject({ title: "edit_file: a.txt", kind: "edit", locations: [{ path: "/w/a.txt" }], content: [diff] });
     const pending = t.updates.map((u) => u.update).find((u) => u.sessionUpdate === "tool_call");
     expect(pending).toMatchObject({ content: [diff], locations: [{ path: "/w/a.txt" }] });
-    const done = t.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update").at(-1);
+    const done = t.updates
+      .map((u) => u.update)
+      .filter((u) => u.sessionUpdate === "tool_call_update")
+      .at(-1);
     expect(done).toMatchObject({ status: "completed", content: [diff], rawOutput: { output: "edited /w/a.txt" } });
     expect(t.fs.files.get("/w/a.txt")).toBe("one\nthree\n");
     expect(t.problems).toEqual([]);
@@ -129,7 +145,10 @@ describe("session/prompt", () => {
       await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write" }] });
     });
     expect(t.fs.files.has("/w/x")).toBe(false);
-    const done = t.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update").at(-1);
+    const done = t.updates
+      .map((u) => u.update)
+      .filter((u) => u.sessionUpdate === "tool_call_update")
+      .at(-1);
     expect(done).toMatchObject({ status: "failed", rawOutput: { output: "[command rejected by the user]" } });
     expect(t.problems).toEqual([]);
   });
@@ -193,7 +212,11 @@ describe("session/prompt", () => {
   });
 
   it("cancels a running turn: the prompt answers cancelled", async () => {
-    const t = inMemoryAcp({ shell: (r) => new Promise((resolve) => r.signal.addEventListener("abort", () => resolve({ output: "", cancelled: true, exitCode: null, signal: "SIGTERM" }))), replies: [toolReply([{ name: "bash", input: { command: "sleep 30" } }])] });
+    const t = inMemoryAcp({
+      shell: (r) =>
+        new Promise((resolve) => r.signal.addEventListener("abort", () => resolve({ output: "", cancelled: true, exitCode: null, signal: "SIGTERM" }))),
+      replies: [toolReply([{ name: "bash", input: { command: "sleep 30" } }])],
+    });
     await t.run(async (agent) => {
       const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
       const running = agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "sleep" }] });
@@ -208,13 +231,16 @@ describe("session/prompt", () => {
 describe("/compact through the client", () => {
   it("leaves the model's next request with the system prompt, the summary and the kept turns, nothing else", async () => {
     const t = inMemoryAcp({ replies: [textReply("a1"), textReply("a2"), textReply("a3"), textReply("SUMMARY"), textReply("a4")] });
-    await t.run(async (agent) => {
-      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
-      for (const q of ["one", "two", "three", "/compact", "four"]) {
-        expect(await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: q }] })).toEqual({ stopReason: "end_turn" });
-      }
-      expect(t.textOf(sessionId)).toMatch(/a1a2a3🗜️ compressed 2 messages → 1 summary \+ 4 kept \(\d+ tokens, \d\.\ds\)a4/);
-    }, { session: { compaction: {} } });
+    await t.run(
+      async (agent) => {
+        const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
+        for (const q of ["one", "two", "three", "/compact", "four"]) {
+          expect(await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: q }] })).toEqual({ stopReason: "end_turn" });
+        }
+        expect(t.textOf(sessionId)).toMatch(/a1a2a3🗜️ compressed 2 messages → 1 summary \+ 4 kept \(\d+ tokens, \d\.\ds\)a4/);
+      },
+      { session: { compaction: {} } },
+    );
     const next = t.model.requests.at(-1)!;
     expect(next.system).toContain("You are Bob");
     expect(next.messages).toEqual([
@@ -254,10 +280,13 @@ describe("the editor's file system", () => {
         textReply("ok"),
       ],
     });
-    await t.run(async (agent) => {
-      const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
-      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
-    }, { fs: { readTextFile: true, writeTextFile: true } });
+    await t.run(
+      async (agent) => {
+        const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });
+        await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+      },
+      { fs: { readTextFile: true, writeTextFile: true } },
+    );
     const outputs = t.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
     expect(outputs[0]).toMatchObject({ rawOutput: { output: "unsaved buffer\n" } });
     expect(editorFiles.get("/w/a.txt")).toBe("saved buffer\n");

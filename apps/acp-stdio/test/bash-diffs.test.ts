@@ -51,8 +51,13 @@ describe("bash diffs", () => {
       expect(done.locations.map((l) => l.path)).toEqual([join(cwd, "f.txt"), join(cwd, "g.txt"), join(cwd, "h.txt")]);
       const session = t.served.app.agent.session(sessionId)!;
       const result = session.history.find((m) => m.role === "tool");
-      expect(result).toMatchObject({ diffs: [{ path: join(cwd, "f.txt") }, { path: join(cwd, "g.txt"), newText: null }, { path: join(cwd, "h.txt"), oldText: null }] });
-      const replayed = t.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call").at(-1) as { status: string; content: unknown[] };
+      expect(result).toMatchObject({
+        diffs: [{ path: join(cwd, "f.txt") }, { path: join(cwd, "g.txt"), newText: null }, { path: join(cwd, "h.txt"), oldText: null }],
+      });
+      const replayed = t.updates
+        .map((u) => u.update)
+        .filter((u) => u.sessionUpdate === "tool_call")
+        .at(-1) as { status: string; content: unknown[] };
       expect(replayed.status).toBe("completed");
       expect(replayed.content.slice(1)).toEqual(done.content.slice(1));
       expect(t.problems).toEqual([]);

@@ -27,10 +27,21 @@ afterAll(async () => {
 const agentFor = (api: "chat" | "responses", surface: "spec" | "full"): SpawnedAgent => {
   const config = join(cwd, `${api}-${surface}.json`);
   writeFileSync(config, JSON.stringify({ model: { api }, acp: { surface } }));
-  return spawnAgent({ env: { MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-corpus", MM_MODEL: "corpus-model", XDG_CONFIG_HOME: cwd }, cwd, args: ["--config", config, "--log-level", "quiet"] });
+  return spawnAgent({
+    env: { MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-corpus", MM_MODEL: "corpus-model", XDG_CONFIG_HOME: cwd },
+    cwd,
+    args: ["--config", config, "--log-level", "quiet"],
+  });
 };
 
-type Outcome = { readonly stopReason?: string; readonly error?: string; readonly text: string; readonly thought: string; readonly requests: string; readonly asked: number };
+type Outcome = {
+  readonly stopReason?: string;
+  readonly error?: string;
+  readonly text: string;
+  readonly thought: string;
+  readonly requests: string;
+  readonly asked: number;
+};
 
 /** Each entry as one prompt of its own session; what the editor and the server saw of it. */
 const play = async (agent: SpawnedAgent, entries: readonly CorpusEntry[]): Promise<Outcome[]> => {
@@ -48,8 +59,17 @@ const play = async (agent: SpawnedAgent, entries: readonly CorpusEntry[]): Promi
       expect(fake.pending(), `${entry.server}: ${entry.shape}: the reply was not taken`).toBe(0);
       const mine = agent.updates.filter((u) => u.sessionId === sessionId).map((u) => u.update);
       const joined = (kind: string) =>
-        mine.filter((u) => u.sessionUpdate === kind).map((u) => (u as { content: { text: string } }).content.text).join("");
-      out.push({ ...result, text: joined("agent_message_chunk"), thought: joined("agent_thought_chunk"), requests: JSON.stringify(fake.requests.slice(before).map((r) => r.body)), asked: agent.permissions.length - asked });
+        mine
+          .filter((u) => u.sessionUpdate === kind)
+          .map((u) => (u as { content: { text: string } }).content.text)
+          .join("");
+      out.push({
+        ...result,
+        text: joined("agent_message_chunk"),
+        thought: joined("agent_thought_chunk"),
+        requests: JSON.stringify(fake.requests.slice(before).map((r) => r.body)),
+        asked: agent.permissions.length - asked,
+      });
     }
     return out;
   });
@@ -128,7 +148,14 @@ describe("behind a proxy", () => {
       const port = new URL(fake.url).port;
       fake.enqueue(text("through the proxy"));
       const agent = spawnAgent({
-        env: { MM_BASE_URL: `http://model.test:${port}/v1`, OPENAI_API_KEY: "sk-corpus", MM_MODEL: "corpus-model", XDG_CONFIG_HOME: cwd, HTTP_PROXY: proxy.url, NO_PROXY: "internal.example" },
+        env: {
+          MM_BASE_URL: `http://model.test:${port}/v1`,
+          OPENAI_API_KEY: "sk-corpus",
+          MM_MODEL: "corpus-model",
+          XDG_CONFIG_HOME: cwd,
+          HTTP_PROXY: proxy.url,
+          NO_PROXY: "internal.example",
+        },
         cwd,
       });
       const result = await agent.run(async (client) => {

@@ -93,7 +93,9 @@ describe("mm-acp end to end", () => {
     await agent.run(async (client) => {
       const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
       const error = await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "first" }] }).then(
-        () => { throw new Error("expected a failure"); },
+        () => {
+          throw new Error("expected a failure");
+        },
         (e: { code: number; data: { error: string } }) => e,
       );
       expect(error.code).toBe(-32603);

@@ -46,7 +46,9 @@ describe("the full surface, spawned", () => {
     const models = server.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => (r.body as { model: string }).model);
     expect(models).toEqual(["fake-model", "fake-big", "fake-big"]);
     expect(first.permissions).toEqual([]);
-    expect(first.updates.map((u) => u.update)).toContainEqual(expect.objectContaining({ sessionUpdate: "session_info_update", title: "Summarise mm.json for me" }));
+    expect(first.updates.map((u) => u.update)).toContainEqual(
+      expect.objectContaining({ sessionUpdate: "session_info_update", title: "Summarise mm.json for me" }),
+    );
     expect(first.problems).toEqual([]);
 
     server.enqueue(text("welcome back"));

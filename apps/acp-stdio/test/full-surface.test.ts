@@ -28,8 +28,7 @@ const errorOf = async (promise: Promise<unknown>) => {
 
 const say = (sessionId: string, text: string) => ({ sessionId, prompt: [{ type: "text" as const, text }] });
 
-const optionValue = (options: readonly acp.SessionConfigOption[] | null | undefined, id: string) =>
-  options?.find((o) => o.id === id)?.currentValue;
+const optionValue = (options: readonly acp.SessionConfigOption[] | null | undefined, id: string) => options?.find((o) => o.id === id)?.currentValue;
 
 describe("the full surface", () => {
   it("advertises what it implements, and session/new answers the model picker and the modes", async () => {
@@ -223,7 +222,11 @@ describe("with the switch off (the spec surface)", () => {
       expect(created).toEqual({ sessionId: created.sessionId });
       await agent.request("session/prompt", say(created.sessionId, "hello"));
       for (const method of ["session/list", "session/resume", "session/close", "session/delete", "session/set_mode", "session/set_config_option", "logout"]) {
-        expect((await errorOf(agent.request(method, { sessionId: created.sessionId, cwd: "/w", mcpServers: [], configId: "mode", value: "all", modeId: "all" }))).code, method).toBe(-32601);
+        expect(
+          (await errorOf(agent.request(method, { sessionId: created.sessionId, cwd: "/w", mcpServers: [], configId: "mode", value: "all", modeId: "all" })))
+            .code,
+          method,
+        ).toBe(-32601);
       }
     });
     expect(t.updates.map((u) => u.update.sessionUpdate)).not.toContain("session_info_update");

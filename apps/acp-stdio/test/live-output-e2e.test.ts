@@ -50,10 +50,14 @@ describe("a command printing a line every 300 ms for 2 s", () => {
 
   it("with _meta.terminal_output, is a terminal: its output in order, then the exit", async () => {
     const calls = await runCommand({ _meta: { terminal_output: true } });
-    expect(calls[0]).toMatchObject({ sessionUpdate: "tool_call", content: [{ type: "terminal", terminalId: "call_1" }], _meta: { terminal_info: { terminal_id: "call_1", cwd } } });
-    const outputs = calls.filter((u) => u._meta?.["terminal_output"] !== undefined);
+    expect(calls[0]).toMatchObject({
+      sessionUpdate: "tool_call",
+      content: [{ type: "terminal", terminalId: "call_1" }],
+      _meta: { terminal_info: { terminal_id: "call_1", cwd } },
+    });
+    const outputs = calls.filter((u) => u._meta?.terminal_output !== undefined);
     expect(outputs.length).toBeGreaterThanOrEqual(3);
-    expect(outputs.map((u) => (u._meta!["terminal_output"] as { data: string }).data).join("")).toBe(ALL_LINES);
+    expect(outputs.map((u) => (u._meta!.terminal_output as { data: string }).data).join("")).toBe(ALL_LINES);
     expect(calls.indexOf(outputs.at(-1)!)).toBe(calls.length - 2);
     expect(calls.at(-1)).toMatchObject({ status: "completed", _meta: { terminal_exit: { terminal_id: "call_1", exit_code: 0, signal: null } } });
   });

@@ -39,13 +39,19 @@ describe("a running bash call", () => {
       expect(text).toMatch(/^(line \d\n)+$/);
       if (i > 0) expect(text.startsWith(texts[i - 1]!) && text.length > texts[i - 1]!.length).toBe(true);
     });
-    expect(calls.at(-1)).toMatchObject({ status: "completed", rawOutput: { output: `${[1, 2, 3, 4, 5, 6, 7].map((i) => `line ${i}\n`).join("")}[exit code: 0]` } });
+    expect(calls.at(-1)).toMatchObject({
+      status: "completed",
+      rawOutput: { output: `${[1, 2, 3, 4, 5, 6, 7].map((i) => `line ${i}\n`).join("")}[exit code: 0]` },
+    });
     expect(calls.indexOf(live[0]!)).toBe(2);
     expect(t.problems).toEqual([]);
   });
 
   it("is a terminal for a client that opts in: terminal_info, its output in order, then the exit", async () => {
-    const t = inMemoryAcp({ replies: [toolReply([{ name: "bash", input: { command: "slow; exit 3" } }]), textReply("done")], shell: async (r, w) => ({ ...(await everyThirdOfASecond(r, w)), exitCode: 3 }) });
+    const t = inMemoryAcp({
+      replies: [toolReply([{ name: "bash", input: { command: "slow; exit 3" } }]), textReply("done")],
+      shell: async (r, w) => ({ ...(await everyThirdOfASecond(r, w)), exitCode: 3 }),
+    });
     await prompting(t, { _meta: { terminal_output: true } });
     const calls = callUpdates(t.updates);
     expect(calls[0]).toEqual({
@@ -81,7 +87,13 @@ describe("a running bash call", () => {
 
   it("sends no output update for a silent command, and a rejected call shown as a terminal ends with its reason", async () => {
     const t = inMemoryAcp({
-      replies: [toolReply([{ name: "bash", input: { command: "true" } }, { name: "bash", input: { command: "rm -rf /" } }]), textReply("done")],
+      replies: [
+        toolReply([
+          { name: "bash", input: { command: "true" } },
+          { name: "bash", input: { command: "rm -rf /" } },
+        ]),
+        textReply("done"),
+      ],
       permission: (request) => (request.toolCall.title === "bash: true" ? "allow" : "reject"),
     });
     await prompting(t, { _meta: { terminal_output: true } });
@@ -108,7 +120,9 @@ describe("a running bash call", () => {
     });
     await prompting(t);
     const saved = [...(t.store as unknown as { saved: Map<string, { history: { role: string; output?: string }[] }> }).saved.values()][0]!;
-    expect(saved.history.filter((m) => m.role === "tool").map((m) => m.output)).toEqual([`${[1, 2, 3, 4, 5, 6, 7].map((i) => `line ${i}\n`).join("")}[exit code: 0]`]);
+    expect(saved.history.filter((m) => m.role === "tool").map((m) => m.output)).toEqual([
+      `${[1, 2, 3, 4, 5, 6, 7].map((i) => `line ${i}\n`).join("")}[exit code: 0]`,
+    ]);
   });
 });
 
@@ -127,7 +141,9 @@ describe("session/load", () => {
         if (request.command !== "sleep 30") return { output: "hi\n" };
         write("sleeping\n");
         void cancel?.();
-        return new Promise((resolve) => request.signal.addEventListener("abort", () => resolve({ output: "sleeping\n", exitCode: null, signal: "SIGTERM", cancelled: true })));
+        return new Promise((resolve) =>
+          request.signal.addEventListener("abort", () => resolve({ output: "sleeping\n", exitCode: null, signal: "SIGTERM", cancelled: true })),
+        );
       },
       permission: (request) => (request.toolCall.title === "bash: rm -rf /" ? "reject" : "allow"),
       config: (c) => ({ ...c, sessions: { ...c.sessions, enabled: true } }),
@@ -149,7 +165,10 @@ describe("session/load", () => {
       ["bash: sleep 30", "failed"],
       ["bash: echo hi", "completed"],
     ]);
-    expect(calls[0]).toMatchObject({ content: [{ type: "content", content: { type: "text", text: "[command rejected by the user]" } }], rawOutput: { output: "[command rejected by the user]" } });
+    expect(calls[0]).toMatchObject({
+      content: [{ type: "content", content: { type: "text", text: "[command rejected by the user]" } }],
+      rawOutput: { output: "[command rejected by the user]" },
+    });
     expect(calls[1]).toMatchObject({ rawOutput: { output: "sleeping\n[cancelled]" } });
     expect(calls[2]).toMatchObject({ rawOutput: { output: "hi\n[exit code: 0]" } });
     expect(t.problems).toEqual([]);
@@ -162,10 +181,18 @@ describe("the editor's file system", () => {
     const t = inMemoryAcp({
       files: { "/w/old.txt": "on disk\n" },
       editorFiles,
-      replies: [toolReply([{ name: "write_file", input: { path: "new.txt", content: "fresh\n" } }, { name: "read_file", input: { path: "old.txt" } }]), textReply("written")],
+      replies: [
+        toolReply([
+          { name: "write_file", input: { path: "new.txt", content: "fresh\n" } },
+          { name: "read_file", input: { path: "old.txt" } },
+        ]),
+        textReply("written"),
+      ],
     });
     await prompting(t, { fs: { readTextFile: true, writeTextFile: true } });
-    const fsRequests = t.wire.filter((w) => w.from === "agent" && w.message.method?.startsWith("fs/")).map((w) => [w.message.method, (w.message.params as { path: string }).path]);
+    const fsRequests = t.wire
+      .filter((w) => w.from === "agent" && w.message.method?.startsWith("fs/"))
+      .map((w) => [w.message.method, (w.message.params as { path: string }).path]);
     expect(fsRequests).toEqual([
       ["fs/write_text_file", "/w/new.txt"],
       ["fs/read_text_file", "/w/old.txt"],
@@ -173,7 +200,9 @@ describe("the editor's file system", () => {
     expect(editorFiles.get("/w/new.txt")).toBe("fresh\n");
     const pending = callUpdates(t.updates).find((u) => u.sessionUpdate === "tool_call");
     expect(pending?.content).toEqual([{ type: "diff", path: "/w/new.txt", oldText: null, newText: "fresh\n" }]);
-    const read = callUpdates(t.updates).filter((u) => u.status === "completed").at(-1);
+    const read = callUpdates(t.updates)
+      .filter((u) => u.status === "completed")
+      .at(-1);
     expect(read?.rawOutput).toEqual({ output: "unsaved\n" });
     expect(t.problems).toEqual([]);
   });

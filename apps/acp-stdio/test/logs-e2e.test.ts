@@ -31,7 +31,11 @@ const session = async (options: { env: Record<string, string>; args?: string[] }
     const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
     const results: unknown[] = [];
     for (const prompt of prompts) {
-      results.push(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: prompt }] }).catch((e: { code: number; message: string; data?: unknown }) => ({ code: e.code, message: e.message, data: e.data })));
+      results.push(
+        await client
+          .request("session/prompt", { sessionId, prompt: [{ type: "text", text: prompt }] })
+          .catch((e: { code: number; message: string; data?: unknown }) => ({ code: e.code, message: e.message, data: e.data })),
+      );
     }
     return results;
   });
@@ -42,7 +46,11 @@ const session = async (options: { env: Record<string, string>; args?: string[] }
 
 describe("log levels", () => {
   it("quiet: nothing on stderr for a good turn, the failure of a bad one", async () => {
-    server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo hi" } }]), text("ok"), ...[1, 2, 3].map(() => status(500, undefined, { "retry-after-ms": "5" })));
+    server.enqueue(
+      toolCalls([{ name: "bash", arguments: { command: "echo hi" } }]),
+      text("ok"),
+      ...[1, 2, 3].map(() => status(500, undefined, { "retry-after-ms": "5" })),
+    );
     const { stderr, outcomes } = await session({ env: env(), args: ["--log-level", "quiet"] }, "fine", "broken");
     expect(outcomes[1]).toMatchObject({ code: -32603, data: { error: expect.stringMatching(/^model server error 500/) } });
     expect(stderr.trim().split("\n")).toEqual([
@@ -70,13 +78,15 @@ describe("log levels", () => {
 describe("the command line", () => {
   it("an unknown option prints the usage on stderr, nothing on stdout, and exits 2", async () => {
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [BIN, "--conifg", "x.json"], { env: { PATH: process.env["PATH"] ?? "", HOME: cwd } }, (error, stdout, stderr) =>
+      const child = execFile(process.execPath, [BIN, "--conifg", "x.json"], { env: { PATH: process.env.PATH ?? "", HOME: cwd } }, (error, stdout, stderr) =>
         resolve({ code: error === null ? 0 : (child.exitCode ?? 1), stdout, stderr }),
       );
     });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/^mm-acp: unknown option --conifg\n\nmm-acp 0\.11\.0 — Bob[\s\S]*Usage: mm-acp \[--config FILE\] \[--log-level quiet\|info\|debug\]/);
+    expect(result.stderr).toMatch(
+      /^mm-acp: unknown option --conifg\n\nmm-acp 0\.11\.0 — Bob[\s\S]*Usage: mm-acp \[--config FILE\] \[--log-level quiet\|info\|debug\]/,
+    );
   });
 });
 

@@ -31,8 +31,19 @@ afterEach(async () => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
-const env = (surface: "full" | "spec") => ({ MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-mcp", MM_MODEL: "fake-model", MM_ACP_SURFACE: surface, XDG_CONFIG_HOME: cwd });
-const stdioServer = (name: string, ...args: string[]): acp.McpServerStdio => ({ name, command: process.execPath, args: [SERVER, "--with-child", `--marker=${marker}`, ...args], env: [] });
+const env = (surface: "full" | "spec") => ({
+  MM_BASE_URL: fake.url,
+  OPENAI_API_KEY: "sk-mcp",
+  MM_MODEL: "fake-model",
+  MM_ACP_SURFACE: surface,
+  XDG_CONFIG_HOME: cwd,
+});
+const stdioServer = (name: string, ...args: string[]): acp.McpServerStdio => ({
+  name,
+  command: process.execPath,
+  args: [SERVER, "--with-child", `--marker=${marker}`, ...args],
+  env: [],
+});
 const say = (sessionId: string, t: string) => ({ sessionId, prompt: [{ type: "text" as const, text: t }] });
 
 /** Running processes (zombies aside) whose command line holds this test's marker. */
@@ -62,13 +73,20 @@ describe("MCP servers from the editor (full surface)", () => {
       expect(await client.request("session/prompt", say(sessionId, "crash it"))).toEqual({ stopReason: "end_turn" });
       await settle(200);
       expect(await client.request("session/prompt", say(sessionId, "are you there?"))).toEqual({ stopReason: "end_turn" });
-      const chunks = agent.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => (u as { content: { text: string } }).content.text);
+      const chunks = agent.updates
+        .map((u) => u.update)
+        .filter((u) => u.sessionUpdate === "agent_message_chunk")
+        .map((u) => (u as { content: { text: string } }).content.text);
       expect(chunks.filter((c) => c.includes('MCP server "broken" failed to start'))).toHaveLength(1);
       expect(chunks.filter((c) => c.includes('MCP server "tests" stopped'))).toHaveLength(1);
     });
     await stop(agent);
-    const chat = fake.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => r.body as { tools?: { function: { name: string } }[]; messages: { role: string; content: unknown }[] });
-    expect(chat[0]!.tools!.map((t) => t.function.name)).toEqual(expect.arrayContaining(["bash", "tests__echo", "tests__slow", "tests__crash", "tests__snap", "tests__boom"]));
+    const chat = fake.requests
+      .filter((r) => r.path === "/v1/chat/completions")
+      .map((r) => r.body as { tools?: { function: { name: string } }[]; messages: { role: string; content: unknown }[] });
+    expect(chat[0]!.tools!.map((t) => t.function.name)).toEqual(
+      expect.arrayContaining(["bash", "tests__echo", "tests__slow", "tests__crash", "tests__snap", "tests__boom"]),
+    );
     expect(chat[0]!.tools!.map((t) => t.function.name).some((n) => n.startsWith("broken__"))).toBe(false);
     expect(chat[1]!.messages.at(-1)).toMatchObject({ role: "tool", content: "echo: from the model" });
     expect(chat[4]!.tools!.map((t) => t.function.name).some((n) => n.startsWith("tests__"))).toBe(false);
@@ -84,17 +102,19 @@ describe("MCP servers from the editor (full surface)", () => {
 
   it("ends a session's servers, children included, when the session is closed and when the agent gets SIGTERM", async () => {
     const agent = spawnAgent({ env: env("full"), cwd });
-    await agent.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [stdioServer("one")] });
-      const other = await client.request("session/new", { cwd, mcpServers: [stdioServer("two")] });
-      expect(leftovers().length).toBe(4);
-      await client.request("session/close", { sessionId });
-      await settle(300);
-      expect(leftovers()).toHaveLength(2);
-      expect(other.sessionId).not.toBe(sessionId);
-      agent.child.kill("SIGTERM");
-      await agent.exited;
-    }).catch(() => undefined);
+    await agent
+      .run(async (client) => {
+        const { sessionId } = await client.request("session/new", { cwd, mcpServers: [stdioServer("one")] });
+        const other = await client.request("session/new", { cwd, mcpServers: [stdioServer("two")] });
+        expect(leftovers().length).toBe(4);
+        await client.request("session/close", { sessionId });
+        await settle(300);
+        expect(leftovers()).toHaveLength(2);
+        expect(other.sessionId).not.toBe(sessionId);
+        agent.child.kill("SIGTERM");
+        await agent.exited;
+      })
+      .catch(() => undefined);
     await settle(300);
     expect(leftovers()).toEqual([]);
   });

@@ -93,7 +93,7 @@ const attack = async (sandbox: "off" | "workspace") => {
   return { done, agent };
 };
 
-describe.skipIf(skip !== undefined)("tools.sandbox \"workspace\" (bubblewrap)", () => {
+describe.skipIf(skip !== undefined)('tools.sandbox "workspace" (bubblewrap)', () => {
   it("lets a command write in the cwd; refuses $HOME, ~/.ssh, the agent's environment and the network, with hints; the file tools too", async () => {
     const { done, agent } = await attack("workspace");
     const [cwdWrite, homeWrite, sshRead, environ, tcp, readKey, writeHome] = done;
@@ -132,7 +132,7 @@ describe.skipIf(skip !== undefined)("tools.sandbox \"workspace\" (bubblewrap)", 
   });
 });
 
-describe("tools.sandbox \"off\"", () => {
+describe('tools.sandbox "off"', () => {
   it("runs the same commands and file tools unconfined: every one of them succeeds", async () => {
     const { done, agent } = await attack("off");
     expect(done.map((d) => d.status)).toEqual(Array(7).fill("completed"));
@@ -164,7 +164,7 @@ describe("tools.hiddenEnv", () => {
   });
 });
 
-describe("tools.sandbox \"workspace\" where bubblewrap cannot run", () => {
+describe('tools.sandbox "workspace" where bubblewrap cannot run', () => {
   /** A PATH holding bash (and, if given, a fake bwrap), nothing else. */
   const pathWith = (fakeBwrap?: string): string => {
     const bin = mkdtempSync(join(root, "bin-"));
@@ -197,9 +197,13 @@ describe("tools.sandbox \"workspace\" where bubblewrap cannot run", () => {
     const { stderr, output } = await refusedRun(pathWith());
     const lines = stderr.split("\n").filter((line) => /bash runs sandboxed|tools\.sandbox/.test(line));
     expect(lines).toEqual([
-      expect.stringMatching(/^mm: tools\.sandbox is "workspace" but bwrap \(bubblewrap\) is not on the PATH: every bash command will fail until this is fixed\. To fix: install bubblewrap/),
+      expect.stringMatching(
+        /^mm: tools\.sandbox is "workspace" but bwrap \(bubblewrap\) is not on the PATH: every bash command will fail until this is fixed\. To fix: install bubblewrap/,
+      ),
     ]);
-    expect(output).toMatch(/^\[could not run bash: the sandbox cannot run, so the command was not run .*not on the PATH\. To fix: install bubblewrap \(Debian\/Ubuntu: apt-get install bubblewrap/);
+    expect(output).toMatch(
+      /^\[could not run bash: the sandbox cannot run, so the command was not run .*not on the PATH\. To fix: install bubblewrap \(Debian\/Ubuntu: apt-get install bubblewrap/,
+    );
   });
 
   it("no user namespaces: the line and the failure say so", async () => {

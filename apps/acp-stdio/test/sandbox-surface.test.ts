@@ -16,7 +16,13 @@ const sandboxOn =
 
 const scenario = async (on: boolean) => {
   const t = inMemoryAcp({
-    replies: [toolReply([{ name: "bash", input: { command: "ls" } }, { name: "read_file", input: { path: "a.txt" } }]), textReply("done")],
+    replies: [
+      toolReply([
+        { name: "bash", input: { command: "ls" } },
+        { name: "read_file", input: { path: "a.txt" } },
+      ]),
+      textReply("done"),
+    ],
     files: { "/p/a.txt": "A" },
     config: sandboxOn(on),
   });
@@ -54,7 +60,12 @@ describe("confined file systems", () => {
       },
     });
     const t = inMemoryAcp({
-      replies: [toolReply([{ name: "read_file", input: { path: "a.txt" } }]), textReply("one"), toolReply([{ name: "read_file", input: { path: "b.txt" } }]), textReply("two")],
+      replies: [
+        toolReply([{ name: "read_file", input: { path: "a.txt" } }]),
+        textReply("one"),
+        toolReply([{ name: "read_file", input: { path: "b.txt" } }]),
+        textReply("two"),
+      ],
       files: { "/p/a.txt": "A", "/q/b.txt": "B" },
       ports: { confineFiles },
     });

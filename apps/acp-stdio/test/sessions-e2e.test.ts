@@ -35,7 +35,12 @@ describe("sessions on disk", () => {
       toolCalls([{ name: "edit_file", arguments: { path: "notes.txt", old_text: "beta", new_text: "gamma" } }]),
       text("Edited."),
     );
-    const first = spawnAgent({ env: env(), cwd, args: ["--config", configPath], permission: (p) => (p.toolCall.title?.startsWith("write_file") ? "reject" : "allow") });
+    const first = spawnAgent({
+      env: env(),
+      cwd,
+      args: ["--config", configPath],
+      permission: (p) => (p.toolCall.title?.startsWith("write_file") ? "reject" : "allow"),
+    });
     const sessionId = await first.run(async (client) => {
       const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
       for (const prompt of ["hi", "list", "write", "edit"]) {
@@ -57,17 +62,44 @@ describe("sessions on disk", () => {
       const replay = second.updates.map((u) => u.update);
       const kinds = replay.map((u) => u.sessionUpdate);
       expect(kinds).toEqual([
-        "user_message_chunk", "agent_message_chunk",
-        "user_message_chunk", "tool_call", "agent_message_chunk",
-        "user_message_chunk", "tool_call", "agent_message_chunk",
-        "user_message_chunk", "tool_call", "agent_message_chunk",
-        "usage_update", "available_commands_update",
+        "user_message_chunk",
+        "agent_message_chunk",
+        "user_message_chunk",
+        "tool_call",
+        "agent_message_chunk",
+        "user_message_chunk",
+        "tool_call",
+        "agent_message_chunk",
+        "user_message_chunk",
+        "tool_call",
+        "agent_message_chunk",
+        "usage_update",
+        "available_commands_update",
       ]);
       const calls = replay.filter((u) => u.sessionUpdate === "tool_call");
       expect(calls).toEqual([
-        expect.objectContaining({ toolCallId: "call_1", title: "bash: echo listed", kind: "execute", status: "completed", rawInput: { command: "echo listed" }, rawOutput: { output: "listed\n[exit code: 0]" } }),
-        expect.objectContaining({ toolCallId: "call_2", title: "write_file: evil.txt", kind: "edit", status: "failed", rawOutput: { output: "[command rejected by the user]" } }),
-        expect.objectContaining({ toolCallId: "call_3", title: "edit_file: notes.txt", kind: "edit", status: "completed", locations: [{ path: join(cwd, "notes.txt") }] }),
+        expect.objectContaining({
+          toolCallId: "call_1",
+          title: "bash: echo listed",
+          kind: "execute",
+          status: "completed",
+          rawInput: { command: "echo listed" },
+          rawOutput: { output: "listed\n[exit code: 0]" },
+        }),
+        expect.objectContaining({
+          toolCallId: "call_2",
+          title: "write_file: evil.txt",
+          kind: "edit",
+          status: "failed",
+          rawOutput: { output: "[command rejected by the user]" },
+        }),
+        expect.objectContaining({
+          toolCallId: "call_3",
+          title: "edit_file: notes.txt",
+          kind: "edit",
+          status: "completed",
+          locations: [{ path: join(cwd, "notes.txt") }],
+        }),
       ]);
       expect((calls[0] as { content: unknown[] }).content[0]).toEqual({ type: "content", content: { type: "text", text: "listed\n[exit code: 0]" } });
       expect(replay[0]).toEqual({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "hi" } });
@@ -81,7 +113,22 @@ describe("sessions on disk", () => {
     const request = server.requests.at(-1)!.body as { messages: { role: string; content: unknown; tool_calls?: { id: string }[] }[] };
     expect(request.messages[0]!.role).toBe("system");
     expect(request.messages.map((m) => m.role)).toEqual([
-      "system", "user", "assistant", "user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant", "user",
+      "system",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
     ]);
     expect(request.messages.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? [])).toEqual(["call_1", "call_2", "call_3"]);
     expect(first.problems).toEqual([]);

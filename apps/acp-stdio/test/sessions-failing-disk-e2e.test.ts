@@ -44,7 +44,9 @@ const say = (sessionId: string, words: string) => ({ sessionId, prompt: [{ type:
 
 /** The agent_message_chunk texts of one prompt, from the updates recorded since `from`. */
 const chunksSince = (agent: SpawnedAgent, from: number) =>
-  agent.updates.slice(from).flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" ? [(u.update as { content: { text: string } }).content.text] : []));
+  agent.updates
+    .slice(from)
+    .flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" ? [(u.update as { content: { text: string } }).content.text] : []));
 
 const prompt = async (agent: SpawnedAgent, client: acp.ClientContext, sessionId: string, words: string) => {
   const from = agent.updates.length;
@@ -110,7 +112,19 @@ describe.skipIf(unavailable !== undefined)("a sessions dir on a failing filesyst
       expect(freed.notices).toEqual([]);
       const saved = onDisk(dir, sessionId);
       expect(saved.filter((m) => m.role === "user").map((m) => m.text)).toEqual(["one", "two, with a long output", "three", "four"]);
-      expect(saved.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "assistant", "tool", "assistant", "user", "assistant", "user", "assistant"]);
+      expect(saved.map((m) => m.role)).toEqual([
+        "system",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+      ]);
       return sessionId;
     });
     await stop(agent);

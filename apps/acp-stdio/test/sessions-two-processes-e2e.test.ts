@@ -35,7 +35,11 @@ const lastUserText = (body: unknown): string => {
 };
 
 const start = (): SpawnedAgent => {
-  const agent = spawnAgent({ env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-two", MM_MODEL: "fake", XDG_CONFIG_HOME: cwd }, cwd, args: ["--config", config] });
+  const agent = spawnAgent({
+    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-two", MM_MODEL: "fake", XDG_CONFIG_HOME: cwd },
+    cwd,
+    args: ["--config", config],
+  });
   agents.push(agent);
   return agent;
 };
@@ -60,9 +64,15 @@ const say = (sessionId: string, words: string): acp.PromptRequest => ({ sessionI
 const stopReasonOf = async (client: acp.ClientContext, sessionId: string, words: string): Promise<string> =>
   ((await client.request("session/prompt", say(sessionId, words))) as acp.PromptResponse).stopReason;
 type RpcError = { code: number; data: { sessionId: string; error: string } };
-const refusal = (promise: Promise<unknown>): Promise<RpcError | undefined> => promise.then(() => undefined, (e: RpcError) => e);
+const refusal = (promise: Promise<unknown>): Promise<RpcError | undefined> =>
+  promise.then(
+    () => undefined,
+    (e: RpcError) => e,
+  );
 const userTexts = (agent: SpawnedAgent, sessionId: string) =>
-  agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "user_message_chunk").map((u) => (u.update as { content: { text: string } }).content.text);
+  agent.updates
+    .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "user_message_chunk")
+    .map((u) => (u.update as { content: { text: string } }).content.text);
 const sessionsDir = () => join(cwd, ".mm/sessions");
 
 describe("one session in two processes", () => {

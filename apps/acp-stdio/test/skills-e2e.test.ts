@@ -27,7 +27,7 @@ beforeEach(async () => {
   cwd = mkdtempSync(join(tmpdir(), "mm-skills-"));
   skills = join(cwd, "skills");
   skill("greetings", "---\nname: greetings\ndescription: Greet somebody with a festive message.\n---\nRun `greet.sh NAME` with bash.\n", {
-    "greet.sh": "#!/usr/bin/env bash\necho \"🎉 Happy holidays, $1!\"\n",
+    "greet.sh": '#!/usr/bin/env bash\necho "🎉 Happy holidays, $1!"\n',
   });
   skill("vulcan-salute", "---\nname: vulcan-salute\ndescription: Send a vulcan salute to somebody.\n---\nSay 🖖.\n");
   skill("compact", "---\nname: compact\ndescription: A skill that a real command shadows.\n---\nNever reachable from the menu.\n");

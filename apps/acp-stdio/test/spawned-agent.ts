@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { dirname, join } from "node:path";
-import { Readable, Writable } from "node:stream";
+import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { schemaProblems } from "./acp-schema.js";
@@ -87,7 +87,11 @@ export const spawnAgent = (options: SpawnOptions = {}): SpawnedAgent => {
   );
   const run = <T>(op: (agent: acp.ClientContext) => Promise<T>): Promise<T> =>
     client.connectWith(stream, async (agent) => {
-      await agent.request("initialize", { protocolVersion: 1, clientCapabilities: options.clientCapabilities ?? {}, clientInfo: { name: "e2e-client", version: "1" } });
+      await agent.request("initialize", {
+        protocolVersion: 1,
+        clientCapabilities: options.clientCapabilities ?? {},
+        clientInfo: { name: "e2e-client", version: "1" },
+      });
       return op(agent);
     });
   const textOf = (sessionId: string) =>

@@ -2,7 +2,17 @@
 import type { MmConfig } from "../src/config/index.js";
 
 export const testConfig = (): MmConfig => ({
-  model: { name: "test-model", baseURL: "http://127.0.0.1:9/v1", apiKeyEnv: "OPENAI_API_KEY", apiKey: undefined, api: "chat", contextWindow: 128_000, choices: [], vision: false, reasoningTag: "think" },
+  model: {
+    name: "test-model",
+    baseURL: "http://127.0.0.1:9/v1",
+    apiKeyEnv: "OPENAI_API_KEY",
+    apiKey: undefined,
+    api: "chat",
+    contextWindow: 128_000,
+    choices: [],
+    vision: false,
+    reasoningTag: "think",
+  },
   sessions: { enabled: false, dir: ".mm/sessions" },
   context: { threshold: 102_400, keepLastTurns: 2 },
   skills: { dirs: [] },

@@ -43,8 +43,13 @@ describe("thoughts, images and plans", () => {
     });
     await stop(agent);
     const updates = agent.updates.map((u) => u.update);
-    expect(updates.filter((u) => u.sessionUpdate === "agent_thought_chunk").map((u) => (u as { content: { text: string } }).content.text)).toEqual(["Let me ", "think."]);
-    expect(updates.findIndex((u) => u.sessionUpdate === "agent_thought_chunk")).toBeLessThan(updates.findIndex((u) => u.sessionUpdate === "agent_message_chunk"));
+    expect(updates.filter((u) => u.sessionUpdate === "agent_thought_chunk").map((u) => (u as { content: { text: string } }).content.text)).toEqual([
+      "Let me ",
+      "think.",
+    ]);
+    expect(updates.findIndex((u) => u.sessionUpdate === "agent_thought_chunk")).toBeLessThan(
+      updates.findIndex((u) => u.sessionUpdate === "agent_message_chunk"),
+    );
     expect(agent.problems).toEqual([]);
   });
 
@@ -73,7 +78,13 @@ describe("thoughts, images and plans", () => {
       const init = await client.request("initialize", { protocolVersion: 1 });
       expect(init.agentCapabilities?.promptCapabilities?.image).toBe(true);
       const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "what is this?" }, { type: "image", data: PNG, mimeType: "image/png" }] });
+      await client.request("session/prompt", {
+        sessionId,
+        prompt: [
+          { type: "text", text: "what is this?" },
+          { type: "image", data: PNG, mimeType: "image/png" },
+        ],
+      });
       return sessionId;
     });
     await stop(agent);
@@ -108,7 +119,13 @@ describe("thoughts, images and plans", () => {
       const init = await client.request("initialize", { protocolVersion: 1 });
       expect(init.agentCapabilities?.promptCapabilities).toBeUndefined();
       const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look" }, { type: "image", data: PNG, mimeType: "image/png" }] });
+      await client.request("session/prompt", {
+        sessionId,
+        prompt: [
+          { type: "text", text: "look" },
+          { type: "image", data: PNG, mimeType: "image/png" },
+        ],
+      });
     });
     await stop(agent);
     expect(JSON.stringify(fake.requests[0]!.body)).not.toContain(PNG);

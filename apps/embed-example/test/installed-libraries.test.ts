@@ -98,7 +98,7 @@ describe("the libraries, installed from their tarballs outside the workspace", (
     expect(files).toContain("index.js");
     expect(files).toContain("index.d.ts");
     expect(files).toContain(join("testing", "index.js"));
-    expect(files.filter((f) => f.endsWith(".test.js") || f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    expect(files.filter((f) => f.endsWith(".test.js") || (f.endsWith(".ts") && !f.endsWith(".d.ts")))).toEqual([]);
     expect(readdirSync(core).sort()).toEqual(["LICENSE", "README.md", "dist", "package.json"]);
   });
 

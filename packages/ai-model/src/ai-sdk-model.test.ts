@@ -84,7 +84,7 @@ describe("aiSdkModel over chat completions", () => {
     ];
     const second = await collect(model.step(request(history)));
     expect(second.map((e) => e.type)).toEqual(["text", "finish"]);
-    expect((fake.requests[1]?.body as { messages: unknown[] }).messages.slice(2)).toEqual([
+    expect((fake.requests[1]!.body as { messages: unknown[] }).messages.slice(2)).toEqual([
       {
         role: "assistant",
         content: "Looking.",
@@ -102,7 +102,7 @@ describe("aiSdkModel over chat completions", () => {
       { role: "user", text: "never mind" },
     ];
     await collect(modelFor(fake).step(request(history)));
-    expect((fake.requests[0]?.body as { messages: unknown[] }).messages.slice(2)).toMatchObject([
+    expect((fake.requests[0]!.body as { messages: unknown[] }).messages.slice(2)).toMatchObject([
       { role: "assistant", tool_calls: [{ id: "call_1" }] },
       { role: "tool", tool_call_id: "call_1", content: NO_RESULT },
       { role: "user", content: "never mind" },
@@ -169,7 +169,15 @@ describe("aiSdkModel over chat completions", () => {
     const url = fake.url;
     await servers.close();
     const logs: string[] = [];
-    const model = aiSdkModel({ model: "m", baseURL: url, apiKey: API_KEY, api: "chat", maxRetries: 1, sleep: async () => undefined, log: (line) => logs.push(line) });
+    const model = aiSdkModel({
+      model: "m",
+      baseURL: url,
+      apiKey: API_KEY,
+      api: "chat",
+      maxRetries: 1,
+      sleep: async () => undefined,
+      log: (line) => logs.push(line),
+    });
     const events = await collect(model.step(request(hi)));
     expect(errorOf(events)).toMatchObject({ kind: "network", message: expect.stringContaining(`cannot reach the model server at ${url}: connection refused`) });
     expect(logs).toEqual([`cannot reach the model server at ${url}: connection refused, retry 1/1 in 2 s`]);
@@ -271,7 +279,7 @@ describe("aiSdkModel over the Responses API", () => {
       { type: "text", text: "b" },
       { type: "finish", reason: expect.any(String), usage: expect.objectContaining({ inputTokens: 42 }) },
     ]);
-    const input = (fake.requests[1]?.body as { input: unknown[] }).input;
+    const input = (fake.requests[1]!.body as { input: unknown[] }).input;
     expect(input).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: "function_call", call_id: "call_3", name: "bash" }),
@@ -298,17 +306,31 @@ describe("aiSdkModel: reasoning and images", () => {
       { type: "finish", reason: expect.any(String), usage: expect.any(Object) },
     ]);
     const end = events[2] as { item: string; encrypted: string };
-    const history: Message[] = [...hi, { role: "assistant", text: "Done.", toolCalls: [], reasoning: [{ text: "Weighing options.", item: end.item, encrypted: end.encrypted }] }, { role: "user", text: "go on" }];
+    const history: Message[] = [
+      ...hi,
+      { role: "assistant", text: "Done.", toolCalls: [], reasoning: [{ text: "Weighing options.", item: end.item, encrypted: end.encrypted }] },
+      { role: "user", text: "go on" },
+    ];
     await collect(model.step(request(history)));
-    const input = (fake.requests[1]?.body as { input: unknown[] }).input;
-    expect(input).toContainEqual({ type: "reasoning", id: end.item, encrypted_content: end.encrypted, summary: [{ type: "summary_text", text: "Weighing options." }] });
+    const input = (fake.requests[1]!.body as { input: unknown[] }).input;
+    expect(input).toContainEqual({
+      type: "reasoning",
+      id: end.item,
+      encrypted_content: end.encrypted,
+      summary: [{ type: "summary_text", text: "Weighing options." }],
+    });
   });
 
   it("streams a chat server's reasoning_content as reasoning events before the text", async () => {
     const fake = await start([thinking(["Let me ", "think."], ["Hi"])]);
     const events = await collect(modelFor(fake).step(request(hi)));
     expect(events.map((e) => e.type)).toEqual(["reasoning", "reasoning", "text", "finish"]);
-    expect(events.filter((e) => e.type === "reasoning").map((e) => (e as { text: string }).text).join("")).toBe("Let me think.");
+    expect(
+      events
+        .filter((e) => e.type === "reasoning")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe("Let me think.");
   });
 
   it("sends a prompt's images as image parts of the user message", async () => {

@@ -75,7 +75,10 @@ export const retryLine = (notice: RetryNotice, context: ErrorContext): string =>
 const failureError = (failure: StepFailure): unknown => {
   switch (failure.kind) {
     case "unfinished":
-      return Object.assign(new Error("the model stream ended before the server finished the answer (the connection dropped?)"), { name: "MM_UnfinishedStream", isRetryable: true });
+      return Object.assign(new Error("the model stream ended before the server finished the answer (the connection dropped?)"), {
+        name: "MM_UnfinishedStream",
+        isRetryable: true,
+      });
     case "too-much-output":
       return Object.assign(new Error(`the model's output passed ${failure.limit} characters in one step; stopped`), { name: "MM_TooMuchOutput" });
     case "provider":
@@ -85,7 +88,9 @@ const failureError = (failure: StepFailure): unknown => {
 
 /** A stream read that failed (a socket dropped mid-answer): retryable while nothing was shown. */
 const readFailure = (error: unknown): unknown =>
-  error instanceof Error && error.name !== "AbortError" ? Object.assign(new Error(error.message, { cause: error }), { name: "MM_StreamBroken", isRetryable: true }) : error;
+  error instanceof Error && error.name !== "AbortError"
+    ? Object.assign(new Error(error.message, { cause: error }), { name: "MM_StreamBroken", isRetryable: true })
+    : error;
 
 const toolsOf = (specs: readonly ToolSpec[]): LanguageModelV3FunctionTool[] =>
   specs.map((spec) => ({
@@ -135,7 +140,8 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     const { signal } = request;
     if (signal.aborted) return yield { type: "error", error: abortedError() };
     if (missingKey) return yield { type: "error", error: NO_API_KEY };
-    if (!URL.canParse(baseURL)) return yield { type: "error", error: { kind: "config", message: `the model's base URL ${JSON.stringify(baseURL)} is not a URL` } };
+    if (!URL.canParse(baseURL))
+      return yield { type: "error", error: { kind: "config", message: `the model's base URL ${JSON.stringify(baseURL)} is not a URL` } };
     // Stops the request when the step must end early (too much output), as the editor's cancel does.
     const own = new AbortController();
     const abortSignal = AbortSignal.any([signal, own.signal]);
@@ -144,7 +150,10 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     try {
       model = await modelsOf(request.model ?? options.model);
     } catch (error) {
-      return yield { type: "error", error: { kind: "config", message: `the AI SDK could not be loaded: ${error instanceof Error ? error.message : String(error)}` } };
+      return yield {
+        type: "error",
+        error: { kind: "config", message: `the AI SDK could not be loaded: ${error instanceof Error ? error.message : String(error)}` },
+      };
     }
     const tools = toolsFor(request.tools);
     const call: LanguageModelV3CallOptions = {

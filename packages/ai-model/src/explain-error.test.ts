@@ -3,13 +3,11 @@ import { errorClass, explainError } from "./explain-error.js";
 
 const context = { baseURL: "http://localhost:11434/v1", apiKey: "sk-live-abcdefghijklmnop" };
 
-const named = (name: string, message: string, fields: Record<string, unknown> = {}): Error =>
-  Object.assign(new Error(message), { name, ...fields });
+const named = (name: string, message: string, fields: Record<string, unknown> = {}): Error => Object.assign(new Error(message), { name, ...fields });
 
 const apiCallError = (message: string, fields: Record<string, unknown> = {}): Error => named("AI_APICallError", message, fields);
 
-const fetchFailed = (code: string, message: string): Error =>
-  new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
+const fetchFailed = (code: string, message: string): Error => new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
 
 describe("explainError", () => {
   it("names the host problem of a failed connection", () => {
@@ -24,7 +22,10 @@ describe("explainError", () => {
   });
 
   it("says why a port Node's fetch refuses cannot be reached", () => {
-    const error = apiCallError("Cannot connect to API: bad port", { cause: new TypeError("fetch failed", { cause: new Error("bad port") }).cause, isRetryable: true });
+    const error = apiCallError("Cannot connect to API: bad port", {
+      cause: new TypeError("fetch failed", { cause: new Error("bad port") }).cause,
+      isRetryable: true,
+    });
     expect(explainError(error, { baseURL: "http://127.0.0.1:6000/v1" })).toEqual({
       kind: "network",
       message: `cannot reach the model server at http://127.0.0.1:6000/v1: Node's fetch refuses port 6000 ("bad port", one of the ports browsers block); serve the model on another port`,
@@ -40,9 +41,7 @@ describe("explainError", () => {
   it("counts the attempts of retried failures", () => {
     const last = apiCallError("connect ECONNREFUSED", { cause: fetchFailed("ECONNREFUSED", "connect ECONNREFUSED").cause });
     const retry = named("AI_RetryError", "Failed after 3 attempts", { lastError: last, errors: [last, last, last] });
-    expect(explainError(retry, context).message).toBe(
-      "cannot reach the model server at http://localhost:11434/v1: connection refused after 3 attempts",
-    );
+    expect(explainError(retry, context).message).toBe("cannot reach the model server at http://localhost:11434/v1: connection refused after 3 attempts");
   });
 
   it("explains client errors with the server's message and a hint for 404", () => {
@@ -63,7 +62,10 @@ describe("explainError", () => {
       isRetryable: true,
     });
     expect(errorClass(quota)).toBe("quota");
-    expect(explainError(quota, context)).toMatchObject({ kind: "quota", message: expect.stringMatching(/^the model server says the account is out of quota \(429\): .*check the plan and billing/) });
+    expect(explainError(quota, context)).toMatchObject({
+      kind: "quota",
+      message: expect.stringMatching(/^the model server says the account is out of quota \(429\): .*check the plan and billing/),
+    });
     expect(explainError(quota, context).message).not.toMatch(/retries|rate-limiting/);
     const tooLarge = apiCallError("Request too large for gpt-4o on tokens per min (TPM): Limit 30000, Requested 45000.", {
       statusCode: 429,
@@ -76,7 +78,9 @@ describe("explainError", () => {
     expect(errorClass(apiCallError("Payload Too Large", { statusCode: 413 }))).toBe("too-large");
     expect(errorClass({ error: { message: "Insufficient balance", code: "insufficient_balance" } })).toBe("quota");
     expect(errorClass(apiCallError("Rate limit reached, please try again later.", { statusCode: 429 }))).toBeUndefined();
-    expect(explainError(apiCallError("Rate limit reached", { statusCode: 429 }), context).message).toBe("the model server is rate-limiting requests (429): Rate limit reached");
+    expect(explainError(apiCallError("Rate limit reached", { statusCode: 429 }), context).message).toBe(
+      "the model server is rate-limiting requests (429): Rate limit reached",
+    );
   });
 
   it("prefers the body over a bare status text", () => {

@@ -145,8 +145,7 @@ const explain = (error: unknown, { baseURL }: ErrorContext): ModelError => {
 const explainValue = (value: unknown): ModelError => {
   const classified = classified_(value, undefined, "");
   if (classified !== undefined) return classified;
-  const record = (v: unknown): Record<string, unknown> | undefined =>
-    typeof v === "object" && v !== null ? (v as Record<string, unknown>) : undefined;
+  const record = (v: unknown): Record<string, unknown> | undefined => (typeof v === "object" && v !== null ? (v as Record<string, unknown>) : undefined);
   const frame = record(value);
   const inner = record(frame?.error) ?? frame;
   return typeof inner?.message === "string"
@@ -161,7 +160,10 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
   if (failure.name === "MM_UnfinishedStream" || failure.name === "MM_StreamBroken") {
     const reason = failure.name === "MM_StreamBroken" ? (networkReason(failure) ?? oneLine(failure.message)) : "mid-stream";
-    return { kind: "network", message: `the connection to the model server at ${baseURL} broke before the answer was finished${reason !== "mid-stream" ? ` (${reason})` : ""}${tries}` };
+    return {
+      kind: "network",
+      message: `the connection to the model server at ${baseURL} broke before the answer was finished${reason !== "mid-stream" ? ` (${reason})` : ""}${tries}`,
+    };
   }
   if (failure.name === "MM_TooMuchOutput") return { kind: "bad-response", message: oneLine(failure.message) };
   const classified = classified_(error, status, status !== undefined ? detailOf(failure) : oneLine(failure.message));
@@ -190,7 +192,10 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
   if (failure.name === "AI_LoadAPIKeyError") return { kind: "config", message: oneLine(failure.message) };
   const code = (failure as { code?: unknown }).code;
   if (code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") {
-    return { kind: "config", message: `a request header cannot be sent: ${oneLine(failure.message)} (look for a stray character, such as a trailing \\r, in the API key or the configured headers)` };
+    return {
+      kind: "config",
+      message: `a request header cannot be sent: ${oneLine(failure.message)} (look for a stray character, such as a trailing \\r, in the API key or the configured headers)`,
+    };
   }
   return { kind: "bad-response", message: `the model server sent something mm cannot use: ${oneLine(failure.message)}` };
 };
@@ -203,7 +208,10 @@ const classified_ = (error: unknown, status: number | undefined, detail: string)
   const code = status !== undefined ? ` (${status})` : "";
   return kind === "quota"
     ? { kind: "quota", message: `the model server says the account is out of quota${code}: ${words} (check the plan and billing of the key's account)` }
-    : { kind: "too-large", message: `the request is too large for the model${code}: ${words} (run /compact or /new, or lower model.contextWindow so mm compacts sooner)` };
+    : {
+        kind: "too-large",
+        message: `the request is too large for the model${code}: ${words} (run /compact or /new, or lower model.contextWindow so mm compacts sooner)`,
+      };
 };
 
 /** Why the connection failed, "mid-stream" when a started response broke, undefined when not a network error. */

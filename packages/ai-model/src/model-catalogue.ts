@@ -31,10 +31,16 @@ export const listModelIds = (options: ModelCatalogueOptions): ResultAsync<readon
     const body: unknown = await response.json();
     const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
     if (!Array.isArray(data)) throw new Error("the answer holds no model list");
-    const ids = data.flatMap((m: unknown) => (typeof m === "object" && m !== null && typeof (m as { id?: unknown }).id === "string" ? [(m as { id: string }).id] : []));
+    const ids = data.flatMap((m: unknown) =>
+      typeof m === "object" && m !== null && typeof (m as { id?: unknown }).id === "string" ? [(m as { id: string }).id] : [],
+    );
     return [...new Set(ids)].sort();
   });
   return ResultAsync.fromPromise(request, (error) =>
-    error instanceof Error && error.name === "TimeoutError" ? `no answer within ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms` : error instanceof Error ? error.message : String(error),
+    error instanceof Error && error.name === "TimeoutError"
+      ? `no answer within ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`
+      : error instanceof Error
+        ? error.message
+        : String(error),
   );
 };

@@ -33,7 +33,8 @@ const collect = async (events: AsyncIterable<ModelEvent>): Promise<ModelEvent[]>
 };
 
 const sse = (value: unknown): string => `data: ${JSON.stringify(value)}\n\n`;
-const delta = (d: Record<string, unknown>, finish: string | null = null) => sse({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: d, finish_reason: finish }] });
+const delta = (d: Record<string, unknown>, finish: string | null = null) =>
+  sse({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: d, finish_reason: finish }] });
 
 const modelOn = (url: string, options: Partial<AiSdkModelOptions> = {}) =>
   aiSdkModel({ model: "m", baseURL: url, apiKey: "sk-t", api: "chat", sleep: async () => undefined, ...options });
@@ -54,7 +55,12 @@ describe("the model path", () => {
     const cut = frames([delta({ role: "assistant", content: "" })]);
     const fake = await servers.start([cut, cut, cut]);
     const events = await collect(modelOn(fake.url).step(request()));
-    expect(events).toEqual([{ type: "error", error: { kind: "network", message: `the connection to the model server at ${fake.url} broke before the answer was finished after 3 attempts` } }]);
+    expect(events).toEqual([
+      {
+        type: "error",
+        error: { kind: "network", message: `the connection to the model server at ${fake.url} broke before the answer was finished after 3 attempts` },
+      },
+    ]);
     expect(fake.requests).toHaveLength(3);
   });
 
@@ -63,7 +69,10 @@ describe("the model path", () => {
     const events = await collect(modelOn(fake.url, { maxOutputChars: 10_000 }).step(request()));
     const texts = events.filter((e) => e.type === "text");
     expect(texts.map((e) => (e as { text: string }).text).join("").length).toBeLessThanOrEqual(10_100);
-    expect(events.at(-1)).toEqual({ type: "error", error: { kind: "bad-response", message: "the model's output passed 10000 characters in one step; stopped" } });
+    expect(events.at(-1)).toEqual({
+      type: "error",
+      error: { kind: "bad-response", message: "the model's output passed 10000 characters in one step; stopped" },
+    });
   });
 
   it("sends every request through the proxy of HTTP_PROXY, the model server named by a host only the proxy knows", async () => {
@@ -86,24 +95,40 @@ describe("the model path", () => {
 
   it("talks to OpenAI's own endpoint through @ai-sdk/openai's chat model", async () => {
     const fake = await servers.start([text("from openai")]);
-    const redirect: typeof fetch = (input, init) => fetch(String(input instanceof Request ? input.url : input).replace("https://api.openai.com/v1", fake.url), init);
+    const redirect: typeof fetch = (input, init) =>
+      fetch(String(input instanceof Request ? input.url : input).replace("https://api.openai.com/v1", fake.url), init);
     const events = await collect(aiSdkModel({ model: "gpt-4.1-mini", apiKey: "sk-t", api: "chat", fetch: redirect }).step(request()));
     expect(events[0]).toEqual({ type: "text", text: "from openai" });
     expect(fake.requests[0]?.body).toMatchObject({ model: "gpt-4.1-mini", stream: true, stream_options: { include_usage: true } });
   });
 
   it("reads <think> as reasoning by default, and as text with the tag turned off", async () => {
-    const answer = () => frames([delta({ role: "assistant", content: "<think>hm</think>" }), delta({ content: "Yes." }), delta({}, "stop"), "data: [DONE]\n\n"]);
+    const answer = () =>
+      frames([delta({ role: "assistant", content: "<think>hm</think>" }), delta({ content: "Yes." }), delta({}, "stop"), "data: [DONE]\n\n"]);
     const fake = await servers.start([answer(), answer()]);
     const on = await collect(modelOn(fake.url).step(request()));
-    expect(on.slice(0, 2)).toEqual([{ type: "reasoning", text: "hm" }, { type: "text", text: "Yes." }]);
+    expect(on.slice(0, 2)).toEqual([
+      { type: "reasoning", text: "hm" },
+      { type: "text", text: "Yes." },
+    ]);
     const off = await collect(modelOn(fake.url, { reasoningTag: "" }).step(request()));
-    expect(off.filter((e) => e.type === "text").map((e) => (e as { text: string }).text).join("")).toBe("<think>hm</think>Yes.");
+    expect(
+      off
+        .filter((e) => e.type === "text")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe("<think>hm</think>Yes.");
   });
 
   it("sends no reasoning back to a chat server, and the Responses API's back with its item", async () => {
     const fake = await servers.start([text("a"), text("b")]);
-    const history = request({ messages: [{ role: "user", text: "hi" }, { role: "assistant", text: "A", toolCalls: [], reasoning: [{ text: "secret thoughts" }] }, { role: "user", text: "more" }] });
+    const history = request({
+      messages: [
+        { role: "user", text: "hi" },
+        { role: "assistant", text: "A", toolCalls: [], reasoning: [{ text: "secret thoughts" }] },
+        { role: "user", text: "more" },
+      ],
+    });
     await collect(modelOn(fake.url).step(history));
     expect(JSON.stringify(fake.requests[0]?.body)).not.toContain("secret thoughts");
   });

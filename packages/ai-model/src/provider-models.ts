@@ -56,17 +56,29 @@ export const providerModels = (settings: ProviderSettings): ((id: string) => Pro
       const dispatcher = new undici.EnvHttpProxyAgent({ ...settings.proxy });
       // undici's fetch with its own dispatcher: Node's built-in fetch ignores the proxy variables.
       send = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-        undici.fetch(input as Parameters<typeof undici.fetch>[0], { ...(init as object), dispatcher } as Parameters<typeof undici.fetch>[1])) as unknown as typeof fetch;
+        undici.fetch(
+          input as Parameters<typeof undici.fetch>[0],
+          { ...(init as object), dispatcher } as Parameters<typeof undici.fetch>[1],
+        )) as unknown as typeof fetch;
     }
     if (settings.debug !== undefined) send = timedFetch(send, settings.debug);
     if (settings.api === "responses") send = withStableReasoningIds(send, sdk.EventSourceParserStream);
     const common = { apiKey: settings.apiKey, baseURL: settings.baseURL, fetch: send, ...(settings.headers ? { headers: { ...settings.headers } } : {}) };
     const make: (id: string) => LanguageModelV3 =
       settings.api === "responses"
-        ? ((provider) => (id) => provider.responses(id))(sdk.createOpenAI(common))
+        ? (
+            (provider) => (id) =>
+              provider.responses(id)
+          )(sdk.createOpenAI(common))
         : isOpenAIHost(settings.baseURL)
-          ? ((provider) => (id) => provider.chat(id))(sdk.createOpenAI(common))
-          : ((provider) => (id) => provider.chatModel(id))(sdk.createOpenAICompatible({ ...common, name: COMPATIBLE_PROVIDER, includeUsage: true }));
+          ? (
+              (provider) => (id) =>
+                provider.chat(id)
+            )(sdk.createOpenAI(common))
+          : (
+              (provider) => (id) =>
+                provider.chatModel(id)
+            )(sdk.createOpenAICompatible({ ...common, name: COMPATIBLE_PROVIDER, includeUsage: true }));
     const wrap = (model: LanguageModelV3): LanguageModelV3 =>
       settings.reasoningTag === "" ? model : sdk.wrapLanguageModel({ model, middleware: sdk.extractReasoningMiddleware({ tagName: settings.reasoningTag }) });
     return (id) => {

@@ -16,7 +16,10 @@ const run = async (outcomes: readonly (Error | string)[], maxRetries = 2) => {
       return outcome;
     },
     { maxRetries, signal: new AbortController().signal, sleep: async (ms) => void slept.push(ms), onRetry: (n) => notices.push(n) },
-  ).then((value) => ({ value }), (error: Error & { errors?: unknown[] }) => ({ error }));
+  ).then(
+    (value) => ({ value }),
+    (error: Error & { errors?: unknown[] }) => ({ error }),
+  );
   return { result, slept, notices, attempts };
 };
 

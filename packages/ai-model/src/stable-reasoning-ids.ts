@@ -54,7 +54,11 @@ export const withStableReasoningIds =
     const body = response.body
       .pipeThrough(new TextDecoderStream())
       .pipeThrough(new Parser())
-      .pipeThrough(new TransformStream<EventSourceMessage, string>({ transform: (message, controller) => controller.enqueue(frame(message, stabilised(message.data, announced))) }))
+      .pipeThrough(
+        new TransformStream<EventSourceMessage, string>({
+          transform: (message, controller) => controller.enqueue(frame(message, stabilised(message.data, announced))),
+        }),
+      )
       .pipeThrough(new TextEncoderStream());
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };

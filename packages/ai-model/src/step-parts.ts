@@ -17,7 +17,6 @@ import type { FinishReason, ModelEvent, Usage } from "@mm/core";
 import { MAX_STEP_OUTPUT_CHARS } from "./output-cap.js";
 import { parseToolInput } from "./tool-input.js";
 
-
 /** Why an attempt failed, for the retry decision and the message. */
 export type StepFailure =
   /** The stream ended before the server said it finished (a dropped connection, a crashed server). */
@@ -35,8 +34,7 @@ type OpenAIMetadata = { readonly itemId?: unknown; readonly reasoningEncryptedCo
 
 const NOTHING: PartOutcome = { events: [] };
 
-const openaiOf = (part: { providerMetadata?: unknown }): OpenAIMetadata =>
-  (part.providerMetadata as { openai?: OpenAIMetadata } | undefined)?.openai ?? {};
+const openaiOf = (part: { providerMetadata?: unknown }): OpenAIMetadata => (part.providerMetadata as { openai?: OpenAIMetadata } | undefined)?.openai ?? {};
 
 /** The Responses API's reasoning item a part belongs to; none for chat servers and the `<think>` middleware. */
 const itemOf = (part: { providerMetadata?: unknown }): string | undefined => {
@@ -57,7 +55,12 @@ const REASONS: Readonly<Record<string, FinishReason>> = {
   "tool-calls": "tool-calls",
 };
 
-type Raw = { readonly type?: unknown; readonly delta?: unknown; readonly item_id?: unknown; readonly choices?: readonly { readonly finish_reason?: unknown }[] };
+type Raw = {
+  readonly type?: unknown;
+  readonly delta?: unknown;
+  readonly item_id?: unknown;
+  readonly choices?: readonly { readonly finish_reason?: unknown }[];
+};
 
 const RESPONSE_ENDS = new Set(["response.completed", "response.incomplete", "response.failed"]);
 

@@ -9,7 +9,11 @@ describe("timedFetch", () => {
       now += 250;
       return new Response("ok", { status: 200 });
     }) as typeof fetch;
-    const fetcher = timedFetch(inner, (l) => lines.push(l), () => now);
+    const fetcher = timedFetch(
+      inner,
+      (l) => lines.push(l),
+      () => now,
+    );
     await fetcher("http://127.0.0.1:1/v1/chat/completions", { method: "POST", body: '{"q":"été"}' });
     expect(lines).toEqual(["model request: 13 bytes to http://127.0.0.1:1/v1/chat/completions; answered 200 after 250 ms"]);
   });
@@ -17,7 +21,11 @@ describe("timedFetch", () => {
   it("logs a request that failed, and lets the failure through", async () => {
     const lines: string[] = [];
     const refused = new TypeError("fetch failed");
-    const fetcher = timedFetch((async () => Promise.reject(refused)) as typeof fetch, (l) => lines.push(l), () => 0);
+    const fetcher = timedFetch(
+      (async () => Promise.reject(refused)) as typeof fetch,
+      (l) => lines.push(l),
+      () => 0,
+    );
     await expect(fetcher(new URL("http://h/v1/x"), {})).rejects.toBe(refused);
     expect(lines).toEqual(["model request: no body to http://h/v1/x; failed after 0 ms: fetch failed"]);
   });

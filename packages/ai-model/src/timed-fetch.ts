@@ -11,13 +11,17 @@ const sizeOf = (body: unknown): string => {
   return body === undefined || body === null ? "no body" : "a streamed body";
 };
 
-const urlOf = (input: Parameters<typeof fetch>[0]): string =>
-  typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+const urlOf = (input: Parameters<typeof fetch>[0]): string => (typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
 
 const ms = (value: number): string => `${Math.round(value)} ms`;
 
 /** How a timed request ends: its status and time, or its failure. */
-const timed = async <R extends { readonly status: number }>(what: string, send: () => Promise<R>, debug: (line: string) => void, now: () => number): Promise<R> => {
+const timed = async <R extends { readonly status: number }>(
+  what: string,
+  send: () => Promise<R>,
+  debug: (line: string) => void,
+  now: () => number,
+): Promise<R> => {
   const started = now();
   try {
     const response = await send();
@@ -30,12 +34,13 @@ const timed = async <R extends { readonly status: number }>(what: string, send: 
 };
 
 /** `inner` with a debug line per request: its size and URL, then the status and the time to the answer's headers. */
-export const timedFetch = (inner: typeof fetch, debug: (line: string) => void, now: () => number = () => performance.now()): typeof fetch =>
-  (input, init) => timed(`model request: ${sizeOf(init?.body)} to ${urlOf(input)}`, () => inner(input, init), debug, now);
+export const timedFetch =
+  (inner: typeof fetch, debug: (line: string) => void, now: () => number = () => performance.now()): typeof fetch =>
+  (input, init) =>
+    timed(`model request: ${sizeOf(init?.body)} to ${urlOf(input)}`, () => inner(input, init), debug, now);
 
 /** `step` with a debug line at each step's end: time to the first text or call, to the end, tokens. */
-export const timedStep =
-  (step: (request: ModelRequest) => AsyncGenerator<ModelEvent>, log: (line: string) => void) =>
+export const timedStep = (step: (request: ModelRequest) => AsyncGenerator<ModelEvent>, log: (line: string) => void) =>
   async function* (request: ModelRequest): AsyncGenerator<ModelEvent> {
     const started = performance.now();
     let first: number | undefined;
@@ -43,7 +48,8 @@ export const timedStep =
       if (first === undefined && (event.type === "text" || event.type === "tool-call")) first = performance.now() - started;
       if (event.type === "finish" || event.type === "error") {
         const firstPart = first !== undefined ? `first output after ${Math.round(first)} ms, ` : "";
-        const end = event.type === "finish" ? `${event.usage.inputTokens ?? "?"} tokens in, ${event.usage.outputTokens ?? "?"} out` : `failed: ${event.error.message}`;
+        const end =
+          event.type === "finish" ? `${event.usage.inputTokens ?? "?"} tokens in, ${event.usage.outputTokens ?? "?"} out` : `failed: ${event.error.message}`;
         log(`model step: ${firstPart}done after ${Math.round(performance.now() - started)} ms; ${end}`);
       }
       yield event;

@@ -60,8 +60,11 @@ describe("toProviderPrompt", () => {
   });
 
   it("joins system messages of the history to the system prompt and skips an empty assistant message", () => {
-    expect(toProviderPrompt("sys", [{ role: "system", text: "more" }, { role: "assistant", text: "", toolCalls: [] }])).toEqual([
-      { role: "system", content: "sys\n\nmore" },
-    ]);
+    expect(
+      toProviderPrompt("sys", [
+        { role: "system", text: "more" },
+        { role: "assistant", text: "", toolCalls: [] },
+      ]),
+    ).toEqual([{ role: "system", content: "sys\n\nmore" }]);
   });
 });

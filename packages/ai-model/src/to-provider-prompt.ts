@@ -43,7 +43,10 @@ const resultPart = (call: ToolCall, result: ToolResultMessage | undefined, optio
     output:
       images.length === 0
         ? { type: "text", value: output }
-        : { type: "content", value: [{ type: "text", text: output }, ...images.map((i) => ({ type: "image-data" as const, data: i.data, mediaType: i.mimeType }))] },
+        : {
+            type: "content",
+            value: [{ type: "text", text: output }, ...images.map((i) => ({ type: "image-data" as const, data: i.data, mediaType: i.mimeType }))],
+          },
   };
 };
 
@@ -52,15 +55,15 @@ const reasoningParts = (message: AssistantMessage): LanguageModelV3ReasoningPart
     type: "reasoning",
     text: r.text,
     ...(r.item !== undefined || r.encrypted !== undefined
-      ? { providerOptions: { openai: { ...(r.item !== undefined ? { itemId: r.item } : {}), ...(r.encrypted !== undefined ? { reasoningEncryptedContent: r.encrypted } : {}) } } }
+      ? {
+          providerOptions: {
+            openai: { ...(r.item !== undefined ? { itemId: r.item } : {}), ...(r.encrypted !== undefined ? { reasoningEncryptedContent: r.encrypted } : {}) },
+          },
+        }
       : {}),
   }));
 
-const assistantMessages = (
-  message: AssistantMessage,
-  results: ReadonlyMap<string, ToolResultMessage>,
-  options: PromptOptions,
-): LanguageModelV3Message[] => {
+const assistantMessages = (message: AssistantMessage, results: ReadonlyMap<string, ToolResultMessage>, options: PromptOptions): LanguageModelV3Message[] => {
   const content = [
     ...(options.reasoning === true ? reasoningParts(message) : []),
     ...(message.text !== "" ? [{ type: "text" as const, text: message.text }] : []),
@@ -79,7 +82,11 @@ const assistantMessages = (
 };
 
 /** The prompt of one step; system messages inside `messages` join the system prompt. */
-export const toProviderPrompt = (system: string, messages: readonly Message[], options: PromptOptions = { imagesInToolResults: false, reasoning: true }): LanguageModelV3Prompt => {
+export const toProviderPrompt = (
+  system: string,
+  messages: readonly Message[],
+  options: PromptOptions = { imagesInToolResults: false, reasoning: true },
+): LanguageModelV3Prompt => {
   const systems = [system];
   const out: LanguageModelV3Message[] = [];
   const results = new Map<string, ToolResultMessage>();

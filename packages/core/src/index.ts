@@ -56,7 +56,21 @@ export { planTool } from "./tools/plan-tool.js";
 export { truncateMiddle } from "./tools/truncate.js";
 
 // Schemas (tool inputs, configuration).
-export { anyObject, array, boolean, mapped, number, oneOf, optional, refined, string, type Infer, type JsonSchema, type Problem, type Schema } from "./schema/schema.js";
+export {
+  anyObject,
+  array,
+  boolean,
+  mapped,
+  number,
+  oneOf,
+  optional,
+  refined,
+  string,
+  type Infer,
+  type JsonSchema,
+  type Problem,
+  type Schema,
+} from "./schema/schema.js";
 export { object, type ObjectOf, type ObjectOptions, type Shape } from "./schema/object.js";
 export { formatKeyPath, inputProblemText, problemText, showValue } from "./schema/problem-text.js";
 

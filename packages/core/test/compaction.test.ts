@@ -15,7 +15,10 @@ const threeTurns = async (h: ReturnType<typeof harness>) => {
 
 describe("/compact", () => {
   it("replaces all but the last turns with one summary, says so in one chunk, then how full the context is", async () => {
-    const h = harness({ replies: [textReply("a1"), textReply("a2"), textReply("a3", { inputTokens: 5000 }), textReply("## Goal\nsummary text")], sessions: true });
+    const h = harness({
+      replies: [textReply("a1"), textReply("a2"), textReply("a3", { inputTokens: 5000 }), textReply("## Goal\nsummary text")],
+      sessions: true,
+    });
     const s = await threeTurns(h);
     expect(s.lastInputTokens).toBe(5000);
     h.events.length = 0;
@@ -53,7 +56,14 @@ describe("/compact", () => {
   });
 
   it("keeps the history when the summary request fails", async () => {
-    const h = harness({ replies: [textReply("a1"), textReply("a2"), textReply("a3", { inputTokens: 5000 }), errorReply({ kind: "server", message: "model server error 503: busy" })] });
+    const h = harness({
+      replies: [
+        textReply("a1"),
+        textReply("a2"),
+        textReply("a3", { inputTokens: 5000 }),
+        errorReply({ kind: "server", message: "model server error 503: busy" }),
+      ],
+    });
     const s = await threeTurns(h);
     const before = s.history;
     h.events.length = 0;
@@ -133,11 +143,7 @@ describe("automatic compaction", () => {
 
   it("never compacts away the turn in progress, even with keepLastTurns 0, and keeps it after a failure", async () => {
     const h = harness({
-      replies: [
-        textReply("a1", { inputTokens: 2000 }),
-        textReply("the summary"),
-        errorReply({ kind: "server", message: "model server error 500: boom" }),
-      ],
+      replies: [textReply("a1", { inputTokens: 2000 }), textReply("the summary"), errorReply({ kind: "server", message: "model server error 500: boom" })],
       settings: { compactThreshold: 1000, keepLastTurns: 0 },
     });
     const s = await h.start("/w");

@@ -34,7 +34,13 @@ describe("a running bash call", () => {
     const output = calls[2] as Extract<TurnEvent, { type: "tool-output" }>;
     expect(output.call).toMatchObject({ id: "call_1", title: "bash: make", streamsOutput: true });
     expect(calls.at(-1)).toMatchObject({ status: "failed", output: "compiling\nlinking\n[exit code: 2]", exit: { code: 2, signal: null } });
-    expect(s.history.find((m) => m.role === "tool")).toEqual({ role: "tool", callId: "call_1", toolName: "bash", status: "failed", output: "compiling\nlinking\n[exit code: 2]" });
+    expect(s.history.find((m) => m.role === "tool")).toEqual({
+      role: "tool",
+      callId: "call_1",
+      toolName: "bash",
+      status: "failed",
+      output: "compiling\nlinking\n[exit code: 2]",
+    });
   });
 
   it("sends nothing for a silent command, nor anything a command prints after it was reported done", async () => {

@@ -44,7 +44,15 @@ describe("saving as the turn goes", () => {
     const s = await h.start("/w");
     const types: TurnEvent["type"][] = [];
     await h.prompt(s, say("go"), (e) => void types.push(e.type));
-    expect(types.filter((t) => t !== "usage" && t !== "title")).toEqual(["tool-pending", "tool-running", "tool-done", "tool-pending", "tool-running", "tool-done", "text"]);
+    expect(types.filter((t) => t !== "usage" && t !== "title")).toEqual([
+      "tool-pending",
+      "tool-running",
+      "tool-done",
+      "tool-pending",
+      "tool-running",
+      "tool-done",
+      "text",
+    ]);
   });
 });
 
@@ -136,7 +144,11 @@ describe("a session another process holds", () => {
     expect(h.model.requests).toEqual([]);
     const loaded = h.handle((await h.agent.loadSession("/w", s.id))._unsafeUnwrap().session);
     expect(await h.prompt(loaded, say("hi"), h.emit)).toEqual({ stopReason: "end_turn" });
-    expect(savedHistory(h).map((m) => ("text" in m ? m.text : m.role)).slice(1)).toEqual(["from the other", "hi", "after reload"]);
+    expect(
+      savedHistory(h)
+        .map((m) => ("text" in m ? m.text : m.role))
+        .slice(1),
+    ).toEqual(["from the other", "hi", "after reload"]);
   });
 
   it("is free for others once the agent is closed", async () => {

@@ -39,7 +39,15 @@ describe("session/load", () => {
   });
 
   it("moves the call-id counter past the loaded history", async () => {
-    const h = harness({ replies: [toolReply([{ name: "bash", input: { command: "ls" } }]), textReply("ok"), toolReply([{ name: "bash", input: { command: "pwd" } }]), textReply("ok")], sessions: true });
+    const h = harness({
+      replies: [
+        toolReply([{ name: "bash", input: { command: "ls" } }]),
+        textReply("ok"),
+        toolReply([{ name: "bash", input: { command: "pwd" } }]),
+        textReply("ok"),
+      ],
+      sessions: true,
+    });
     const s = await h.start("/w");
     await h.prompt(s, say("one"), h.emit);
     h.store!.saved.forEach((v, k) => h.store!.saved.set(k, { ...v, history: JSON.parse(JSON.stringify(v.history).replace("call_1", "call_41")) }));

@@ -20,7 +20,12 @@ describe("a turn", () => {
 
   it("asks before bash, runs it, feeds the result back, and numbers calls across sessions", async () => {
     const h = harness({
-      replies: [toolReply([{ name: "bash", input: { command: "ls" } }]), textReply("done"), toolReply([{ name: "bash", input: { command: "pwd" } }]), textReply("ok")],
+      replies: [
+        toolReply([{ name: "bash", input: { command: "ls" } }]),
+        textReply("done"),
+        toolReply([{ name: "bash", input: { command: "pwd" } }]),
+        textReply("ok"),
+      ],
       shell: (r) => ({ output: `ran ${r.command}\n` }),
     });
     const s1 = await h.start("/w");
@@ -52,13 +57,28 @@ describe("a turn", () => {
     expect(h.shell.requests).toEqual([]);
     expect(h.gate.requests).toEqual([]);
     expect(h.text()).toBe("Writing it\n[answer cut off: the model reached its output limit]\n");
-    expect(s.history.at(-1)).toMatchObject({ role: "tool", callId: "call_1", status: "failed", output: expect.stringContaining("cut off at the model's output limit") });
+    expect(s.history.at(-1)).toMatchObject({
+      role: "tool",
+      callId: "call_1",
+      status: "failed",
+      output: expect.stringContaining("cut off at the model's output limit"),
+    });
     await h.prompt(s, text("go on"), h.emit);
     expect(h.model.requests[1]!.messages.find((m) => m.role === "tool")).toMatchObject({ output: expect.stringContaining("not run") });
   });
 
   it("ends an answer the content filter stopped as refusal, with a notice", async () => {
-    const h = harness({ replies: [{ kind: "events", events: [{ type: "text", text: "Sure" }, { type: "finish", usage: {}, reason: "content-filter" }] }] });
+    const h = harness({
+      replies: [
+        {
+          kind: "events",
+          events: [
+            { type: "text", text: "Sure" },
+            { type: "finish", usage: {}, reason: "content-filter" },
+          ],
+        },
+      ],
+    });
     const s = await h.start("/w");
     expect(await h.prompt(s, text("go"), h.emit)).toEqual({ stopReason: "refusal" });
     expect(h.text()).toContain("[answer stopped by the model server's content filter]");
@@ -77,7 +97,10 @@ describe("a turn", () => {
     const h = harness({
       replies: [
         toolReply([{ name: "bash", input: { command: "a" } }]),
-        toolReply([{ name: "bash", input: { command: "b" } }, { name: "read_file", input: { path: "f" } }]),
+        toolReply([
+          { name: "bash", input: { command: "b" } },
+          { name: "read_file", input: { path: "f" } },
+        ]),
         textReply("ok"),
         toolReply([{ name: "bash", input: { command: "c" } }]),
         textReply("ok"),
@@ -95,7 +118,14 @@ describe("a turn", () => {
 
   it("never runs an unknown or differently-cased tool, nor a call with invalid input", async () => {
     const h = harness({
-      replies: [toolReply([{ name: "Bash", input: { command: "id" } }, { name: "bash", input: { cmd: "id" } }, { name: "sh", input: {} }]), textReply("ok")],
+      replies: [
+        toolReply([
+          { name: "Bash", input: { command: "id" } },
+          { name: "bash", input: { cmd: "id" } },
+          { name: "sh", input: {} },
+        ]),
+        textReply("ok"),
+      ],
     });
     const s = await h.start("/w");
     await h.prompt(s, text("go"), h.emit);
@@ -138,7 +168,10 @@ describe("a turn", () => {
     const h = harness({ replies: [errorReply({ kind: "network", message: "dropped" }, [{ type: "text", text: "Part" }])] });
     const s = await h.start("/w");
     await h.prompt(s, text("hi"), h.emit);
-    expect(s.history.slice(1)).toEqual([{ role: "user", text: "hi" }, { role: "assistant", text: "Part", toolCalls: [] }]);
+    expect(s.history.slice(1)).toEqual([
+      { role: "user", text: "hi" },
+      { role: "assistant", text: "Part", toolCalls: [] },
+    ]);
   });
 
   it("cancels a streaming turn: stopReason cancelled, partial text kept, the next prompt works", async () => {
@@ -156,7 +189,11 @@ describe("a turn", () => {
     let release!: () => void;
     const h = harness({
       replies: [toolReply([{ name: "bash", input: { command: "ls" } }])],
-      gate: (r) => new Promise((resolve) => { release = () => resolve("allow"); r.signal.addEventListener("abort", () => resolve("reject")); }),
+      gate: (r) =>
+        new Promise((resolve) => {
+          release = () => resolve("allow");
+          r.signal.addEventListener("abort", () => resolve("reject"));
+        }),
     });
     const s = await h.start("/w");
     const running = h.prompt(s, text("hi"), h.emit);

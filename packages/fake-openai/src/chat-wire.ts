@@ -17,8 +17,7 @@ const FLOOD_BATCH = 512;
 const framer = (ctx: WireContext) => {
   const head = `data: {"id":${JSON.stringify(ctx.id)},"object":"chat.completion.chunk","created":${ctx.created},"model":${JSON.stringify(ctx.model)},"choices":[`;
   return {
-    choice: (delta: unknown, finishReason: string | null = null): string =>
-      `${head}${JSON.stringify({ index: 0, delta, finish_reason: finishReason })}]}\n\n`,
+    choice: (delta: unknown, finishReason: string | null = null): string => `${head}${JSON.stringify({ index: 0, delta, finish_reason: finishReason })}]}\n\n`,
     closing: (finishReason: string): string[] => {
       const frames = [`${head}{"index":0,"delta":{},"finish_reason":"${finishReason}"}]}\n\n`];
       if (ctx.usage) frames.push(`${head}],"usage":${JSON.stringify(usageJson(ctx.usage))}}\n\n`);
@@ -34,8 +33,7 @@ const usageJson = (usage: { promptTokens: number; completionTokens: number }) =>
   total_tokens: usage.promptTokens + usage.completionTokens,
 });
 
-const argumentsText = (call: FakeToolCall): string =>
-  typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+const argumentsText = (call: FakeToolCall): string => (typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments));
 
 export const chatTextFrames = (reply: Pick<TextReply, "chunks" | "reasoning">, ctx: WireContext, close = true): string[] => {
   const f = framer(ctx);
@@ -73,13 +71,8 @@ export function* chatFloodFrames(reply: FloodReply, ctx: WireContext): Generator
 }
 
 /** A non-streaming `chat.completion` body. */
-export const chatCompletionJson = (
-  reply: TextReply | ToolCallsReply | FloodReply,
-  ctx: WireContext,
-  callId: (index: number) => string,
-): unknown => {
-  const content =
-    reply.kind === "text" ? reply.chunks.join("") : reply.kind === "flood" ? reply.chunkText.repeat(reply.count) : (reply.text ?? null);
+export const chatCompletionJson = (reply: TextReply | ToolCallsReply | FloodReply, ctx: WireContext, callId: (index: number) => string): unknown => {
+  const content = reply.kind === "text" ? reply.chunks.join("") : reply.kind === "flood" ? reply.chunkText.repeat(reply.count) : (reply.text ?? null);
   const toolCallsJson =
     reply.kind === "tool-calls"
       ? reply.calls.map((call, index) => ({

@@ -113,18 +113,18 @@ export const toolCalls = (calls: readonly FakeToolCall[], text?: string, usage?:
   ...(usage ? { usage } : {}),
 });
 
-export const status = (
-  code: number,
-  body?: unknown,
-  headers?: Readonly<Record<string, string>>,
-): StatusReply => ({
+export const status = (code: number, body?: unknown, headers?: Readonly<Record<string, string>>): StatusReply => ({
   kind: "status",
   code,
   ...(body !== undefined ? { body } : {}),
   ...(headers ? { headers } : {}),
 });
 
-export const frames = (wire: readonly string[], options: Omit<FramesReply, "kind" | "frames"> = {}): FramesReply => ({ kind: "frames", frames: wire, ...options });
+export const frames = (wire: readonly string[], options: Omit<FramesReply, "kind" | "frames"> = {}): FramesReply => ({
+  kind: "frames",
+  frames: wire,
+  ...options,
+});
 
 export const dropAfter = (chunks: readonly string[] | string): DropAfterReply => ({
   kind: "drop-after",

@@ -15,12 +15,7 @@ export type ResponseContent = {
 };
 
 /** Frames of one response; `close` false stops after the text (for dropped connections). */
-export function* responsesFrames(
-  content: ResponseContent,
-  ctx: WireContext,
-  callId: (index: number) => string,
-  close = true,
-): Generator<string> {
+export function* responsesFrames(content: ResponseContent, ctx: WireContext, callId: (index: number) => string, close = true): Generator<string> {
   let seq = 0;
   const event = (type: string, data: Record<string, unknown>): string =>
     `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`;
@@ -30,7 +25,12 @@ export function* responsesFrames(
   if (content.reasoning !== undefined && content.reasoning.length > 0) {
     const reasoning = { type: "reasoning", id: `rs_${ctx.id}`, encrypted_content: `encrypted:${ctx.id}` };
     yield event("response.output_item.added", { output_index: outputIndex, item: { ...reasoning, summary: [] } });
-    yield event("response.reasoning_summary_part.added", { item_id: reasoning.id, output_index: outputIndex, summary_index: 0, part: { type: "summary_text", text: "" } });
+    yield event("response.reasoning_summary_part.added", {
+      item_id: reasoning.id,
+      output_index: outputIndex,
+      summary_index: 0,
+      part: { type: "summary_text", text: "" },
+    });
     for (const delta of content.reasoning) {
       yield event("response.reasoning_summary_text.delta", { item_id: reasoning.id, output_index: outputIndex, summary_index: 0, delta });
     }

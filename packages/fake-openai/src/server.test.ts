@@ -14,14 +14,22 @@ const chat = (fake: FakeOpenAI, body: Record<string, unknown> = {}, init: Reques
   });
 
 type Chunk = {
-  choices: { delta: { content?: string | null; tool_calls?: { index: number; id?: string; function: { name?: string; arguments: string } }[] }; finish_reason: string | null }[];
+  choices: {
+    delta: { content?: string | null; tool_calls?: { index: number; id?: string; function: { name?: string; arguments: string } }[] };
+    finish_reason: string | null;
+  }[];
   usage?: { prompt_tokens: number; completion_tokens: number };
 };
 
 const sseData = (body: string): string[] =>
   body
     .split("\n\n")
-    .map((frame) => frame.split("\n").find((line) => line.startsWith("data: "))?.slice(6))
+    .map((frame) =>
+      frame
+        .split("\n")
+        .find((line) => line.startsWith("data: "))
+        ?.slice(6),
+    )
     .filter((data): data is string => data !== undefined);
 
 const chunksOf = async (response: Response): Promise<Chunk[]> => {
@@ -30,8 +38,7 @@ const chunksOf = async (response: Response): Promise<Chunk[]> => {
   return data.slice(0, -1).map((d) => JSON.parse(d) as Chunk);
 };
 
-const contentOf = (chunks: Chunk[]): string[] =>
-  chunks.flatMap((c) => c.choices.map((choice) => choice.delta.content ?? "")).filter((t) => t !== "");
+const contentOf = (chunks: Chunk[]): string[] => chunks.flatMap((c) => c.choices.map((choice) => choice.delta.content ?? "")).filter((t) => t !== "");
 
 describe("startFakeOpenAI", () => {
   it("streams scripted text as chat.completion.chunk deltas, then usage, and records the request", async () => {
@@ -63,7 +70,15 @@ describe("startFakeOpenAI", () => {
   });
 
   it("streams tool calls as tool_call deltas ending with finish_reason tool_calls", async () => {
-    const fake = await start([toolCalls([{ name: "bash", arguments: { command: "ls -la" } }, { name: "read_file", arguments: "{broken", id: "call_x" }], "Let me look.")]);
+    const fake = await start([
+      toolCalls(
+        [
+          { name: "bash", arguments: { command: "ls -la" } },
+          { name: "read_file", arguments: "{broken", id: "call_x" },
+        ],
+        "Let me look.",
+      ),
+    ]);
     const chunks = await chunksOf(await chat(fake));
     const calls = new Map<number, { id: string | undefined; name: string | undefined; args: string }>();
     for (const delta of chunks.flatMap((c) => c.choices.flatMap((choice) => choice.delta.tool_calls ?? []))) {

@@ -6,14 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chatCompletionJson, chatFloodFrames, chatTextFrames, chatToolCallFrames, type WireContext } from "./chat-wire.js";
-import {
-  openAIErrorBody,
-  text,
-  type FakeUsage,
-  type RecordedRequest,
-  type Reply,
-  type ScriptedReply,
-} from "./replies.js";
+import { openAIErrorBody, text, type FakeUsage, type RecordedRequest, type Reply, type ScriptedReply } from "./replies.js";
 import { responsesFrames, type ResponseContent } from "./responses-wire.js";
 
 export type FakeOpenAI = {
@@ -45,10 +38,7 @@ type Api = "chat" | "responses";
 const WRITE_BATCH = 64 * 1024;
 const estimateTokens = (chars: number): number => Math.max(1, Math.ceil(chars / 4));
 
-export const startFakeOpenAI = async (
-  script: readonly ScriptedReply[] = [],
-  options: FakeOpenAIOptions = {},
-): Promise<FakeOpenAI> => {
+export const startFakeOpenAI = async (script: readonly ScriptedReply[] = [], options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> => {
   const queue: ScriptedReply[] = [...script];
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -121,9 +111,7 @@ export const startFakeOpenAI = async (
           if (!headersSent) startStream(res, streaming);
           const ctx = context(0);
           const frames =
-            api === "chat"
-              ? chatTextFrames(reply, ctx, false)
-              : responsesFrames({ deltas: reply.chunks, hasText: true, calls: [] }, ctx, callId, false);
+            api === "chat" ? chatTextFrames(reply, ctx, false) : responsesFrames({ deltas: reply.chunks, hasText: true, calls: [] }, ctx, callId, false);
           if (streaming && !(await writeFrames(res, frames))) return;
           if (await pause(res, 10)) res.destroy();
           return;
@@ -148,7 +136,8 @@ export const startFakeOpenAI = async (
           const ctx = context(chars, reply.usage);
           if (!streaming) {
             if (headersSent) return void res.destroy();
-            if (api === "responses") return void sendJson(res, 400, { error: { message: "fake-openai: /v1/responses streams only", type: "invalid_request_error", code: null } });
+            if (api === "responses")
+              return void sendJson(res, 400, { error: { message: "fake-openai: /v1/responses streams only", type: "invalid_request_error", code: null } });
             return void sendJson(res, 200, chatCompletionJson(reply, ctx, callId));
           }
           if (!headersSent) startStream(res, true);
@@ -182,8 +171,7 @@ export const startFakeOpenAI = async (
       res.once("finish", () => (timing.answeredAt = performance.now()));
       const request: RecordedRequest = { method: req.method ?? "GET", path, headers: flatHeaders(req), body: parseJson(raw), timing };
       requests.push(request);
-      const api: Api | undefined =
-        path === "/v1/chat/completions" ? "chat" : path === "/v1/responses" ? "responses" : undefined;
+      const api: Api | undefined = path === "/v1/chat/completions" ? "chat" : path === "/v1/responses" ? "responses" : undefined;
       if (api && req.method === "POST") {
         if (request.body === undefined) {
           return sendJson(res, 400, { error: { message: "fake-openai: body is not JSON", type: "invalid_request_error", code: null } });
@@ -219,16 +207,8 @@ export const startFakeOpenAI = async (
   };
 };
 
-const chatFrames = (
-  reply: Extract<Reply, { kind: "text" | "tool-calls" | "flood" }>,
-  ctx: WireContext,
-  callId: (index: number) => string,
-): Iterable<string> =>
-  reply.kind === "text"
-    ? chatTextFrames(reply, ctx)
-    : reply.kind === "flood"
-      ? chatFloodFrames(reply, ctx)
-      : chatToolCallFrames(reply, ctx, callId);
+const chatFrames = (reply: Extract<Reply, { kind: "text" | "tool-calls" | "flood" }>, ctx: WireContext, callId: (index: number) => string): Iterable<string> =>
+  reply.kind === "text" ? chatTextFrames(reply, ctx) : reply.kind === "flood" ? chatFloodFrames(reply, ctx) : chatToolCallFrames(reply, ctx, callId);
 
 const responseContent = (reply: Extract<Reply, { kind: "text" | "tool-calls" | "flood" }>): ResponseContent =>
   reply.kind === "text"
@@ -242,7 +222,10 @@ function* repeat(value: string, count: number): Generator<string> {
 }
 
 const startStream = (res: ServerResponse, sse: boolean): void => {
-  res.writeHead(200, sse ? { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" } : { "content-type": "application/json" });
+  res.writeHead(
+    200,
+    sse ? { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" } : { "content-type": "application/json" },
+  );
   res.flushHeaders();
 };
 

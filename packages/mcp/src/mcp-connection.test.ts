@@ -75,7 +75,11 @@ describe("connectMcpServer", () => {
 
   it("closes the whole process group of a stdio server, children included", async () => {
     const connection = (await connectMcpServer(stdio("--with-child"), options))._unsafeUnwrap();
-    const pid = Number(execFileSync("pgrep", ["-f", `${SERVER} --with-child`], { encoding: "utf8" }).trim().split("\n")[0]);
+    const pid = Number(
+      execFileSync("pgrep", ["-f", `${SERVER} --with-child`], { encoding: "utf8" })
+        .trim()
+        .split("\n")[0],
+    );
     const pgid = Number(execFileSync("ps", ["-o", "pgid=", "-p", String(pid)], { encoding: "utf8" }).trim());
     expect(pgid).toBe(pid);
     await new Promise((r) => setTimeout(r, 100));
@@ -89,7 +93,9 @@ describe("connectMcpServer", () => {
     const { serveHttp } = (await import(SERVER)) as { serveHttp: () => Promise<{ url: string; close: () => void }> };
     const http = await serveHttp();
     try {
-      const connection = (await connectMcpServer({ kind: "http", name: "web", url: http.url, headers: { authorization: `Bearer ${counterHex().hex(8)}` } }, options))._unsafeUnwrap();
+      const connection = (
+        await connectMcpServer({ kind: "http", name: "web", url: http.url, headers: { authorization: `Bearer ${counterHex().hex(8)}` } }, options)
+      )._unsafeUnwrap();
       expect(connection.tools.map((t) => t.spec.name)).toContain("web__echo");
       expect((await connection.tools[0]!.prepare({ text: "over http" })._unsafeUnwrap().run(ctx())).output).toBe("echo: over http");
       await connection.close();

@@ -43,7 +43,9 @@ const oneLine = (error: unknown): string => (error instanceof Error ? error.mess
 const transportOf = (spec: McpServerSpec, mcp: ClientModule, options: McpConnectOptions) => {
   if (spec.kind === "stdio") return new GroupStdioTransport({ command: spec.command, args: spec.args, cwd: options.cwd, env: { ...options.env, ...spec.env } });
   const requestInit = { headers: { ...spec.headers } };
-  return spec.kind === "http" ? new mcp.StreamableHTTPClientTransport(new URL(spec.url), { requestInit }) : new mcp.SSEClientTransport(new URL(spec.url), { requestInit });
+  return spec.kind === "http"
+    ? new mcp.StreamableHTTPClientTransport(new URL(spec.url), { requestInit })
+    : new mcp.SSEClientTransport(new URL(spec.url), { requestInit });
 };
 
 const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise<McpConnection> => {
@@ -86,7 +88,9 @@ const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise
     const tail = stderr().trim();
     // A server that ended by itself says why (its exit), whichever of the exit or a broken pipe came first.
     const exit = transport instanceof GroupStdioTransport ? transport.exitReason() : undefined;
-    throw new Error(`${exit !== undefined ? `the server ${exit}` : oneLine(error)}${tail !== "" ? ` (stderr: ${tail.split("\n").at(-1)!.slice(0, 200)})` : ""}`);
+    throw new Error(
+      `${exit !== undefined ? `the server ${exit}` : oneLine(error)}${tail !== "" ? ` (stderr: ${tail.split("\n").at(-1)!.slice(0, 200)})` : ""}`,
+    );
   }
 };
 

@@ -18,7 +18,11 @@ export type McpToolInfo = {
 };
 
 /** Calls a tool of the server: the raw result, or why the call did not happen. */
-export type CallTool = (name: string, args: Readonly<Record<string, unknown>>, signal: AbortSignal) => Promise<{ readonly content?: unknown; readonly isError?: unknown; readonly structuredContent?: unknown }>;
+export type CallTool = (
+  name: string,
+  args: Readonly<Record<string, unknown>>,
+  signal: AbortSignal,
+) => Promise<{ readonly content?: unknown; readonly isError?: unknown; readonly structuredContent?: unknown }>;
 
 const MAX_NAME = 64;
 

@@ -28,7 +28,10 @@ const textOf = (block: Block): string | undefined => {
 };
 
 /** The outcome of a call from what the server answered. */
-export const outcomeOf = (result: { readonly content?: unknown; readonly isError?: unknown; readonly structuredContent?: unknown }, maxOutputBytes: number): ToolOutcome => {
+export const outcomeOf = (
+  result: { readonly content?: unknown; readonly isError?: unknown; readonly structuredContent?: unknown },
+  maxOutputBytes: number,
+): ToolOutcome => {
   const blocks: readonly Block[] = Array.isArray(result.content) ? (result.content as Block[]) : [];
   const images: ImageData[] = blocks.flatMap((b) =>
     b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string" ? [{ data: b.data, mimeType: b.mimeType }] : [],

@@ -46,10 +46,7 @@ const streamCompletion = async (url: string, text: string, onDelta: (delta: stri
 export const start = (): void => {
   const url = baseUrl();
   let sessions = 0;
-  const stream = acp.ndJsonStream(
-    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
-  );
+  const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   const connection = acp
     .agent({ name: "floor" })
     .onRequest("initialize", () => ({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] }))
@@ -57,7 +54,9 @@ export const start = (): void => {
     .onRequest("session/prompt", async ({ params }) => {
       const text = params.prompt.map((block) => (block.type === "text" ? block.text : "")).join("");
       await streamCompletion(url, text, (delta) => {
-        connection.client.notify("session/update", { sessionId: params.sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: delta } } }).catch(() => undefined);
+        connection.client
+          .notify("session/update", { sessionId: params.sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: delta } } })
+          .catch(() => undefined);
       });
       return { stopReason: "end_turn" as const };
     })

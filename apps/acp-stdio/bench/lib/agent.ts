@@ -48,10 +48,7 @@ export const launch = (options: LaunchOptions): Launched => {
     if (stderr.length > 2 * STDERR_KEEP) stderr = stderr.slice(-STDERR_KEEP);
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const stream = acp.ndJsonStream(
-    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-  );
+  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
   let permissions = 0;
   const choice = options.permission ?? "allow";
   const onUpdate = options.onUpdate;

@@ -42,10 +42,14 @@ const FILES_PER_DIRECTORY = 200;
 
 /** git for the generated repository: no automatic gc in the background of the measurement. */
 const runGit = (cwd: string, ...args: string[]): void => {
-  execFileSync("git", ["-c", "user.name=mm", "-c", "user.email=mm@example.invalid", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false", ...args], {
-    cwd,
-    stdio: "ignore",
-  });
+  execFileSync(
+    "git",
+    ["-c", "user.name=mm", "-c", "user.email=mm@example.invalid", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false", ...args],
+    {
+      cwd,
+      stdio: "ignore",
+    },
+  );
 };
 
 const fileName = (i: number): string => join(`d${Math.floor(i / FILES_PER_DIRECTORY)}`, `f${i % FILES_PER_DIRECTORY}.ts`);
@@ -89,8 +93,18 @@ export const measureChangeTracking = async (options: MeasureOptions = {}): Promi
       const started = performance.now();
       const snapshot = await tracker.begin(dir);
       const begun = performance.now();
-      if (snapshot.isErr()) return { filesInRepo: files, firstCallMs: round(begun - started), beginMs: round(begun - started), finishMs: 0, totalMs: round(begun - started), changes, diffs };
-      for (let i = 0; i < changes; i += 1) writeFileSync(join(dir, fileName((run * 7919 + i * 104_729) % files)), `// run ${run} change ${i} of ${changes} by ${process.pid}\n`);
+      if (snapshot.isErr())
+        return {
+          filesInRepo: files,
+          firstCallMs: round(begun - started),
+          beginMs: round(begun - started),
+          finishMs: 0,
+          totalMs: round(begun - started),
+          changes,
+          diffs,
+        };
+      for (let i = 0; i < changes; i += 1)
+        writeFileSync(join(dir, fileName((run * 7919 + i * 104_729) % files)), `// run ${run} change ${i} of ${changes} by ${process.pid}\n`);
       const finishing = performance.now();
       const result = await snapshot.value.finish();
       const finished = performance.now();
@@ -102,7 +116,15 @@ export const measureChangeTracking = async (options: MeasureOptions = {}): Promi
     const firstCallMs = (begins.shift() ?? 0) + (finishes.shift() ?? 0);
     const beginMs = median(begins);
     const finishMs = median(finishes);
-    return { filesInRepo: files, firstCallMs: round(firstCallMs), beginMs: round(beginMs), finishMs: round(finishMs), totalMs: round(beginMs + finishMs), changes, diffs };
+    return {
+      filesInRepo: files,
+      firstCallMs: round(firstCallMs),
+      beginMs: round(beginMs),
+      finishMs: round(finishMs),
+      totalMs: round(beginMs + finishMs),
+      changes,
+      diffs,
+    };
   } finally {
     if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
   }

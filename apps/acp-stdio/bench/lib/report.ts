@@ -66,8 +66,7 @@ const fmt = (value: number, unit: string): string => {
   return `${value.toFixed(digits)} ${unit}`;
 };
 
-const targetText = (row: Row): string =>
-  row.targets.map((t) => (t.on === "ratio" ? `≤ ${t.max}×` : `≤ ${fmt(t.max, row.unit)}`)).join(", ");
+const targetText = (row: Row): string => row.targets.map((t) => (t.on === "ratio" ? `≤ ${t.max}×` : `≤ ${fmt(t.max, row.unit)}`)).join(", ");
 
 export const renderTable = (rows: readonly Row[]): string => {
   const header = ["figure", "mm (median)", "baseline (median)", "ratio", "target", "met"];

@@ -36,10 +36,21 @@ export const changes = async (): Promise<Row[]> => {
     // before, costs more than one from the agent, and each git command is a fork.
     const measure = (git: boolean, changes: number): Measurement =>
       JSON.parse(
-        execFileSync(process.execPath, ["--conditions=mm-source", "--import", "tsx", MEASURE, "--json", JSON.stringify({ dir: git ? repo : plain, files: git ? 20_000 : 5_000, git, runs: RUNS + 1, changes })], {
-          encoding: "utf8",
-          stdio: ["ignore", "pipe", "inherit"],
-        }),
+        execFileSync(
+          process.execPath,
+          [
+            "--conditions=mm-source",
+            "--import",
+            "tsx",
+            MEASURE,
+            "--json",
+            JSON.stringify({ dir: git ? repo : plain, files: git ? 20_000 : 5_000, git, runs: RUNS + 1, changes }),
+          ],
+          {
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "inherit"],
+          },
+        ),
       ) as Measurement;
     const rowOf = (id: string, figure: string, m: Measurement, max: number, withBaseline: boolean): Row =>
       row({

@@ -31,7 +31,10 @@ const stampsOf = (update: acp.SessionUpdate): { readonly id: string; readonly st
   const content = update.status !== "pending" ? update.content?.[0] : undefined;
   const shown = terminal?.data ?? (content?.type === "content" && content.content.type === "text" ? content.content.text : undefined);
   if (shown === undefined) return undefined;
-  const stamps = shown.split("\n").filter((l) => /^\d+\.\d+$/.test(l)).map((l) => Number(l) * 1000);
+  const stamps = shown
+    .split("\n")
+    .filter((l) => /^\d+\.\d+$/.test(l))
+    .map((l) => Number(l) * 1000);
   return { id: update.toolCallId, stamps, whole: terminal === undefined };
 };
 

@@ -15,11 +15,7 @@ import { agentCommands, withConfig, type Workspace } from "../lib/workspace.js";
 const RUNS = 3;
 export const FLOOD_COMMAND = "head -c 200000000 /dev/zero | tr '\\0' 'a'";
 
-export const memory = async (
-  workspace: Workspace,
-  server: FakeOpenAI,
-  idleRss: { agent: number[]; floor: number[] },
-): Promise<Row[]> => {
+export const memory = async (workspace: Workspace, server: FakeOpenAI, idleRss: { agent: number[]; floor: number[] }): Promise<Row[]> => {
   const agent = agentCommands()[0]!;
   const config = workspace.config("memory", {});
   const peaks: number[] = [];

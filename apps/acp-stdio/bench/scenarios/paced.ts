@@ -42,7 +42,12 @@ const pacedTurn = async (command: Command, workspace: Workspace, server: FakeOpe
       chunks = 0;
       firstChunkAt = undefined;
       const before = server.requests.length;
-      server.enqueue(slowText(Array.from({ length: CHUNKS }, (_, i) => `w${i} `), DELAY_MS));
+      server.enqueue(
+        slowText(
+          Array.from({ length: CHUNKS }, (_, i) => `w${i} `),
+          DELAY_MS,
+        ),
+      );
       const cpu0 = cpuPreciseMs(child.pid);
       const t0 = now();
       await child.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });

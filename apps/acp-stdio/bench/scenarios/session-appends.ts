@@ -30,7 +30,11 @@ export const journalAppends = async (root: string, stored: StoredSession, genera
   const floorFd = openSync(join(root, "floor"), "a");
   try {
     for (let i = 0; i < SAVES; i++) {
-      const message: Message = { role: "assistant", text: `${"thinking line\n".repeat(150)}`, toolCalls: [{ id: `call_${i}`, name: "bash", input: { command: "ls" } }] };
+      const message: Message = {
+        role: "assistant",
+        text: `${"thinking line\n".repeat(150)}`,
+        toolCalls: [{ id: `call_${i}`, name: "bash", input: { command: "ls" } }],
+      };
       history = [...history, message];
       const t0 = now();
       const saved = await store.save({ ...loaded, updatedAt: Date.now(), history });

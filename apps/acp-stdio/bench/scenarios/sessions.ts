@@ -44,7 +44,7 @@ const GENERATION = "0123456789ab";
 const REPLY = ["Done", " with", " that."];
 const FLOOD_CHUNKS = 20_000;
 
-const WORDS = ["const", "value", "the", "return", "function", "error", "path", "\"quoted\"", "file", "line\n", "a\\b", "map", "é", "→", "config", "test"];
+const WORDS = ["const", "value", "the", "return", "function", "error", "path", '"quoted"', "file", "line\n", "a\\b", "map", "é", "→", "config", "test"];
 
 /** Deterministic filler text of about `length` characters. */
 const filler = (seed: number, length: number): string => {
@@ -52,7 +52,7 @@ const filler = (seed: number, length: number): string => {
   let x = seed * 2654435761;
   while (out.length < length) {
     x = (x * 1103515245 + 12345) >>> 0;
-    out += WORDS[x % WORDS.length]! + " ";
+    out += `${WORDS[x % WORDS.length]!} `;
   }
   return out.slice(0, length);
 };

@@ -21,13 +21,12 @@ const RUNS = 5;
 
 const fileName = (i: number): string => `files/f${String(i).padStart(3, "0")}.txt`;
 
-const callsReply = (count: number) =>
-  toolCalls(Array.from({ length: count }, (_, i) => ({ name: "read_file", arguments: { path: fileName(i) } })));
+const callsReply = (count: number) => toolCalls(Array.from({ length: count }, (_, i) => ({ name: "read_file", arguments: { path: fileName(i) } })));
 
 export const tools = async (workspace: Workspace, server: FakeOpenAI): Promise<Row[]> => {
   mkdirSync(join(workspace.project, "files"), { recursive: true });
   for (let i = 0; i < CALLS; i++) {
-    writeFileSync(join(workspace.project, fileName(i)), Array.from({ length: 5 }, (_, l) => `line ${l + 1} of file ${i}`).join("\n") + "\n");
+    writeFileSync(join(workspace.project, fileName(i)), `${Array.from({ length: 5 }, (_, l) => `line ${l + 1} of file ${i}`).join("\n")}\n`);
   }
   const agent = agentCommands()[0]!;
   let completed = 0;

@@ -17,26 +17,26 @@ export type EnvOverrides = {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const valueOf = (env: Env, name: string): string | undefined => {
+const envValue = (env: Env, name: string): string | undefined => {
   const value = env[name];
   return value === undefined || value === "" ? undefined : value;
 };
 
 const checked = <T extends string>(env: Env, name: string, schema: Schema<T>): Result<T | undefined, ConfigError> => {
-  const value = valueOf(env, name);
+  const value = envValue(env, name);
   if (value === undefined) return ok(undefined);
   return schema.check(value).mapErr((problem) => ({ kind: "invalid-value" as const, message: `mm: ${name}: ${problemText(problem)}` }));
 };
 
 /** The overrides found in `env`, the key read from `apiKeyEnv`; a malformed value names its variable. */
 export const envOverrides = (env: Env, apiKeyEnv: string): Result<EnvOverrides, ConfigError> => {
-  const baseUrlVariable = valueOf(env, "MM_BASE_URL") !== undefined ? "MM_BASE_URL" : "OPENAI_BASE_URL";
+  const baseUrlVariable = envValue(env, "MM_BASE_URL") !== undefined ? "MM_BASE_URL" : "OPENAI_BASE_URL";
   return checked(env, "MM_MODEL", nonEmptyString).andThen((name) =>
     checked(env, baseUrlVariable, httpUrl).andThen((baseURL) =>
       checked(env, "MM_ACP_SURFACE", oneOf<AcpSurface>(["spec", "full"])).map((surface) => ({
         name,
         baseURL,
-        apiKey: valueOf(env, apiKeyEnv),
+        apiKey: envValue(env, apiKeyEnv),
         surface,
       })),
     ),

@@ -46,14 +46,14 @@ const nonEmpty = (value: string | undefined): string | undefined => (value === u
 
 /** The user's config file: `$XDG_CONFIG_HOME/mm/config.json` (an absolute one), else `~/.config/mm/config.json`. */
 export const userConfigPath = (env: ConfigLocation["env"], home: string): string => {
-  const xdg = nonEmpty(env["XDG_CONFIG_HOME"]);
+  const xdg = nonEmpty(env.XDG_CONFIG_HOME);
   return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config"), "mm", "config.json");
 };
 
 /** The config file to use, per the discovery order; null when there is none. */
 export const findConfigFile = (location: ConfigLocation): Result<ConfigCandidate | null, ConfigError> =>
   configArgument(location.argv).map((argument) => {
-    const explicit = argument ?? nonEmpty(location.env["MM_CONFIG"]);
+    const explicit = argument ?? nonEmpty(location.env.MM_CONFIG);
     if (explicit !== undefined) return { path: resolve(location.cwd, explicit), explicit: true };
     const local = join(location.cwd, ".mm", "config.json");
     if (existsSync(local)) return { path: local, explicit: false };

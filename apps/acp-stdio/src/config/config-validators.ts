@@ -20,8 +20,10 @@ export const nonNegativeInteger: Schema<number> = number({ integer: true, min: 0
 export const positiveNumber: Schema<number> = number({ positive: true });
 
 /** An XML-like tag name (`think`), or empty. */
-export const tagName: Schema<string> = refined("a tag name such as \"think\", or \"\" for none", { type: "string", pattern: "^([A-Za-z][A-Za-z0-9_-]*)?$" }, (value): value is string =>
-  typeof value === "string" && /^([A-Za-z][A-Za-z0-9_-]*)?$/.test(value),
+export const tagName: Schema<string> = refined(
+  'a tag name such as "think", or "" for none',
+  { type: "string", pattern: "^([A-Za-z][A-Za-z0-9_-]*)?$" },
+  (value): value is string => typeof value === "string" && /^([A-Za-z][A-Za-z0-9_-]*)?$/.test(value),
 );
 
 /** One of the given strings. */

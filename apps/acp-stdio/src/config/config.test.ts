@@ -73,7 +73,16 @@ describe("loadConfig defaults", () => {
   it("takes every key from the file", () => {
     const box = sandbox();
     const file = {
-      model: { name: "m", baseURL: "http://localhost:8080/v1", apiKeyEnv: "MY_KEY", api: "responses", contextWindow: 32_000, choices: ["m2", "m3"], vision: true, reasoningTag: "" },
+      model: {
+        name: "m",
+        baseURL: "http://localhost:8080/v1",
+        apiKeyEnv: "MY_KEY",
+        api: "responses",
+        contextWindow: 32_000,
+        choices: ["m2", "m3"],
+        vision: true,
+        reasoningTag: "",
+      },
       sessions: { enabled: true, dir: "~/sessions" },
       context: { threshold: 20_000, keepLastTurns: 0 },
       skills: { dirs: ["~/s", "rel/s", "/abs/s"] },

@@ -23,8 +23,7 @@ export type ConfigInputs = {
 export const expandPath = (path: string, cwd: string, home: string): string =>
   path === "~" || path.startsWith("~/") ? resolve(home, `.${path.slice(1)}`) : resolve(cwd, path);
 
-const expandHome = (path: string, home: string): string =>
-  path === "~" || path.startsWith("~/") ? resolve(home, `.${path.slice(1)}`) : path;
+const expandHome = (path: string, home: string): string => (path === "~" || path.startsWith("~/") ? resolve(home, `.${path.slice(1)}`) : path);
 
 const fileConfigOf = (path: string): Result<FileConfig, ConfigError> =>
   readConfigFile(path).andThen((document) =>
@@ -93,6 +92,4 @@ const withoutCredentials = (baseURL: string): string => {
 };
 
 /** One line describing the model and endpoint, e.g. `model gpt-4.1-mini at https://api.openai.com/v1 (chat)`; never the key. */
-export const redactedSummary = (config: MmConfig): string =>
-  `model ${config.model.name} at ${withoutCredentials(config.model.baseURL)} (${config.model.api})`;
-
+export const redactedSummary = (config: MmConfig): string => `model ${config.model.name} at ${withoutCredentials(config.model.baseURL)} (${config.model.api})`;

@@ -3,8 +3,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { describeStoreError, type StoreError } from "@mm/core";
 
 /** `invalid params` for a session: -32602, `data` carrying the `sessionId` and the error. */
-export const invalidSessionParams = (sessionId: unknown, error: string): acp.RequestError =>
-  acp.RequestError.invalidParams({ sessionId, error });
+export const invalidSessionParams = (sessionId: unknown, error: string): acp.RequestError => acp.RequestError.invalidParams({ sessionId, error });
 
 /**
  * `internal error`: -32603, `data: { error: "<one-line explanation>" }`, the explanation in the message

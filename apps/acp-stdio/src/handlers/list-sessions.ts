@@ -24,7 +24,10 @@ const placeOf = (cursor: string): Place | undefined => {
 };
 
 /** Newest first: a later update, else a greater id. */
-const after = (place: Place) => (s: StoredSessionSummary): boolean => s.updatedAt < place.updatedAt || (s.updatedAt === place.updatedAt && s.id < place.id);
+const after =
+  (place: Place) =>
+  (s: StoredSessionSummary): boolean =>
+    s.updatedAt < place.updatedAt || (s.updatedAt === place.updatedAt && s.id < place.id);
 
 export const listSessions = async (app: AppState, params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> => {
   const cwd = params.cwd ?? app.processCwd;

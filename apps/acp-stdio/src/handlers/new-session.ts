@@ -6,8 +6,7 @@ import { settingsReply } from "../session-settings.js";
 import { commandsUpdate } from "../translate/commands.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 
-export const sendCommands = (app: AppState, sessionId: string): void =>
-  app.notify(sessionId, commandsUpdate(app.agent.commands()));
+export const sendCommands = (app: AppState, sessionId: string): void => app.notify(sessionId, commandsUpdate(app.agent.commands()));
 
 export const newSession = async (app: AppState, params: acp.NewSessionRequest, requestId: JsonRpcId): Promise<acp.NewSessionResponse> => {
   if (!params.cwd.startsWith("/")) throw acp.RequestError.invalidParams({ cwd: params.cwd, error: "cwd must be an absolute path" });

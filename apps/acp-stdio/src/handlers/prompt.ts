@@ -29,7 +29,10 @@ export const prompt = async (app: AppState, params: acp.PromptRequest): Promise<
       send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } });
       return;
     }
-    if (event.type === "tool-output") return live.output(event.call, event.text);
+    if (event.type === "tool-output") {
+      live.output(event.call, event.text);
+      return;
+    }
     if (event.type === "tool-done") live.done(event.call);
     for (const update of updatesOf(event, options)) send(update);
   };

@@ -3,7 +3,16 @@ import type { ToolCallView } from "@mm/core";
 import { describe, expect, it } from "vitest";
 import { liveOutput, type LiveClock } from "./live-output.js";
 
-const call: ToolCallView = { id: "call_7", name: "bash", title: "bash: make", kind: "execute", input: { command: "make" }, locations: [], diffs: [], streamsOutput: true };
+const call: ToolCallView = {
+  id: "call_7",
+  name: "bash",
+  title: "bash: make",
+  kind: "execute",
+  input: { command: "make" },
+  locations: [],
+  diffs: [],
+  streamsOutput: true,
+};
 
 /** A clock moved by hand, running what falls due. */
 const manualTime = () => {
@@ -40,7 +49,12 @@ describe("liveOutput, for a client without a terminal", () => {
     const t = setup(false);
     t.live.output(call, "a\n");
     expect(t.sent).toHaveLength(1);
-    expect(t.sent[0]!.update).toEqual({ sessionUpdate: "tool_call_update", toolCallId: "call_7", status: "in_progress", content: [{ type: "content", content: { type: "text", text: "a\n" } }] });
+    expect(t.sent[0]!.update).toEqual({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "call_7",
+      status: "in_progress",
+      content: [{ type: "content", content: { type: "text", text: "a\n" } }],
+    });
     t.advance(30);
     t.live.output(call, "b\n");
     t.advance(30);
@@ -77,7 +91,11 @@ describe("liveOutput, for a client that wants a terminal", () => {
     t.advance(10);
     t.live.done(call);
     expect(t.data()).toEqual(["a\n", "b\n", "c\n"]);
-    expect(t.sent[0]!.update).toEqual({ sessionUpdate: "tool_call_update", toolCallId: "call_7", _meta: { terminal_output: { terminal_id: "call_7", data: "a\n" } } });
+    expect(t.sent[0]!.update).toEqual({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "call_7",
+      _meta: { terminal_output: { terminal_id: "call_7", data: "a\n" } },
+    });
     expect(t.sent.map((s) => s.at)).toEqual([0, 100, 110]);
   });
 

@@ -57,6 +57,8 @@ describe("the document written", () => {
   });
 
   it("is refused when the file would not load", () => {
-    expect(documentWith(existingFileOf('{"sessions":{"enabled":"yes"}}'), answers)._unsafeUnwrapErr()).toBe('sessions.enabled: expected true or false, got "yes"');
+    expect(documentWith(existingFileOf('{"sessions":{"enabled":"yes"}}'), answers)._unsafeUnwrapErr()).toBe(
+      'sessions.enabled: expected true or false, got "yes"',
+    );
   });
 });

@@ -31,7 +31,10 @@ type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** An existing config file, as far as the setup cares: absent, a JSON object to update, or something to replace. */
-export type ExistingFile = { readonly kind: "none" } | { readonly kind: "object"; readonly document: JsonObject } | { readonly kind: "other"; readonly reason: string };
+export type ExistingFile =
+  | { readonly kind: "none" }
+  | { readonly kind: "object"; readonly document: JsonObject }
+  | { readonly kind: "other"; readonly reason: string };
 
 /** The existing file's text, classified. */
 export const existingFileOf = (text: string | undefined): ExistingFile => {
@@ -46,7 +49,7 @@ export const existingFileOf = (text: string | undefined): ExistingFile => {
 
 /** The answers offered as defaults: the existing file's values, else mm's defaults. */
 export const defaultAnswers = (existing: ExistingFile): SetupAnswers => {
-  const model = existing.kind === "object" && isObject(existing.document["model"]) ? existing.document["model"] : {};
+  const model = existing.kind === "object" && isObject(existing.document.model) ? existing.document.model : {};
   const pick = (key: keyof SetupAnswers): string => {
     const value = model[key];
     return typeof value === "string" && value.trim() !== "" ? value : DEFAULT_MODEL[key];
@@ -56,8 +59,7 @@ export const defaultAnswers = (existing: ExistingFile): SetupAnswers => {
 
 /** A value that is a key rather than the name of a variable: a known key prefix, or a long random-looking token. */
 export const looksLikeKey = (value: string): boolean =>
-  /^(sk|gsk|xai|hf|pk|rk|ghp|github_pat|AIza)[-_]/i.test(value) ||
-  (value.length >= 30 && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value));
+  /^(sk|gsk|xai|hf|pk|rk|ghp|github_pat|AIza)[-_]/i.test(value) || (value.length >= 30 && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value));
 
 /** Checks one answer as the config file would (`model.<key>`); refuses a key given where its variable's name belongs. */
 export const checkAnswer = (key: keyof SetupAnswers, value: string): Result<string, string> => {
@@ -76,7 +78,7 @@ export const checkAnswer = (key: keyof SetupAnswers, value: string): Result<stri
  */
 export const documentWith = (existing: ExistingFile, answers: SetupAnswers): Result<JsonObject, string> => {
   const base = existing.kind === "object" ? existing.document : {};
-  const model = isObject(base["model"]) ? base["model"] : {};
+  const model = isObject(base.model) ? base.model : {};
   const document = { ...base, model: { ...model, baseURL: answers.baseURL, name: answers.name, apiKeyEnv: answers.apiKeyEnv } };
   return validateFileConfig(document).match(
     () => ok(document),

@@ -10,7 +10,6 @@ import type * as acp from "@agentclientprotocol/sdk";
 
 import type { JsonRpcId } from "./json-rpc-id.js";
 
-
 export type AfterResponse = (id: JsonRpcId, callback: () => void) => void;
 
 /** A stream with the hook saying when the response to a request has been written. */

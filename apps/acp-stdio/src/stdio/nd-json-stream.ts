@@ -34,7 +34,6 @@ export type NdJsonStreamOptions = {
   readonly onWritten?: (message: acp.AnyMessage) => void;
 };
 
-
 type ErrorObject = { readonly code: number; readonly message: string; readonly data?: unknown };
 
 /** What becomes of one incoming line. */
@@ -91,8 +90,7 @@ export const classifyLine = (line: string): Verdict => {
   return classify(value);
 };
 
-const SNIFF_ID =
-  /^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")\s*[,}]/;
+const SNIFF_ID = /^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")\s*[,}]/;
 
 /** The id of a message from the start of its line, when it is among the first keys; else null. */
 export const sniffId = (head: string): JsonRpcId => {

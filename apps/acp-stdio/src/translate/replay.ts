@@ -13,7 +13,12 @@ import { diffContent, imageContent, pendingToolCall, textContent } from "./tool-
 /** The updates of one replay item: one, or a user message's text then each of its images. */
 export const replayUpdates = (item: ReplayItem): acp.SessionUpdate[] =>
   item.type === "user" && item.images !== undefined && item.images.length > 0
-    ? [replayUpdate(item), ...item.images.map((image): acp.SessionUpdate => ({ sessionUpdate: "user_message_chunk", content: { type: "image", data: image.data, mimeType: image.mimeType } }))]
+    ? [
+        replayUpdate(item),
+        ...item.images.map(
+          (image): acp.SessionUpdate => ({ sessionUpdate: "user_message_chunk", content: { type: "image", data: image.data, mimeType: image.mimeType } }),
+        ),
+      ]
     : [replayUpdate(item)];
 
 const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {

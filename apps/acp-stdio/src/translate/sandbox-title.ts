@@ -7,5 +7,4 @@ import type { ToolCallView } from "@mm/core";
 export const SANDBOXED_SUFFIX = " (sandboxed)";
 
 /** `call` as the editor sees it when commands run sandboxed; other tools are unchanged. */
-export const withSandboxTitle = (call: ToolCallView): ToolCallView =>
-  call.name === "bash" ? { ...call, title: `${call.title}${SANDBOXED_SUFFIX}` } : call;
+export const withSandboxTitle = (call: ToolCallView): ToolCallView => (call.name === "bash" ? { ...call, title: `${call.title}${SANDBOXED_SUFFIX}` } : call);

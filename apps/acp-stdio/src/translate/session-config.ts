@@ -18,8 +18,7 @@ export type SessionChoices = {
   readonly models: readonly string[];
 };
 
-const modelIds = (choices: SessionChoices): readonly string[] =>
-  choices.models.includes(choices.model) ? choices.models : [choices.model, ...choices.models];
+const modelIds = (choices: SessionChoices): readonly string[] => (choices.models.includes(choices.model) ? choices.models : [choices.model, ...choices.models]);
 
 /** Both options, with their current values. */
 export const configOptionsOf = (choices: SessionChoices): acp.SessionConfigOption[] => [
@@ -55,7 +54,9 @@ export const modeRefusal = (value: unknown): string => `unknown mode ${JSON.stri
 /** Whether `value` may be set for option `configId`: undefined when it may, else why not. */
 export const refusalOf = (choices: SessionChoices, configId: string, value: unknown): string | undefined => {
   if (configId === MODEL_OPTION_ID) {
-    return typeof value === "string" && modelIds(choices).includes(value) ? undefined : `unknown model ${JSON.stringify(value)}: the models are ${modelIds(choices).join(", ")}`;
+    return typeof value === "string" && modelIds(choices).includes(value)
+      ? undefined
+      : `unknown model ${JSON.stringify(value)}: the models are ${modelIds(choices).join(", ")}`;
   }
   if (configId === MODE_OPTION_ID) {
     return isPermissionMode(value) ? undefined : modeRefusal(value);

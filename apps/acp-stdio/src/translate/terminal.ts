@@ -8,8 +8,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { CommandExit, ToolCallView } from "@mm/core";
 
 /** Whether the client asked for live output as a terminal. */
-export const wantsTerminalOutput = (capabilities: acp.ClientCapabilities | undefined): boolean =>
-  capabilities?._meta?.["terminal_output"] === true;
+export const wantsTerminalOutput = (capabilities: acp.ClientCapabilities | undefined): boolean => capabilities?._meta?.terminal_output === true;
 
 /** Whether `call` is shown as a terminal to a client that may want one. */
 export const showsTerminal = (call: ToolCallView, capabilities: acp.ClientCapabilities | undefined): boolean =>

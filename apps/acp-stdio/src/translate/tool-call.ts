@@ -60,7 +60,10 @@ export const resultContent = (call: ToolCallView, output: string, diffs: readonl
 };
 
 /** An image a tool returned, as tool call content. */
-export const imageContent = (image: ImageData): acp.ToolCallContent => ({ type: "content", content: { type: "image", data: image.data, mimeType: image.mimeType } });
+export const imageContent = (image: ImageData): acp.ToolCallContent => ({
+  type: "content",
+  content: { type: "image", data: image.data, mimeType: image.mimeType },
+});
 
 /**
  * The finished call: status, content, `rawOutput.output`, places. With `terminal` (the call was shown

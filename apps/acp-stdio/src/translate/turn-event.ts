@@ -17,8 +17,7 @@ export type UpdateOptions = {
 };
 
 /** The terminal place of a call shown as a live terminal, else undefined. */
-const terminalOf = (call: ToolCallView, options: UpdateOptions): TerminalPlace | undefined =>
-  call.streamsOutput === true ? options.terminal : undefined;
+const terminalOf = (call: ToolCallView, options: UpdateOptions): TerminalPlace | undefined => (call.streamsOutput === true ? options.terminal : undefined);
 
 /** The task list as ACP's `plan` update (the whole list). */
 export const planUpdate = (entries: readonly PlanEntry[]): acp.SessionUpdate => ({ sessionUpdate: "plan", entries: entries.map((e) => ({ ...e })) });

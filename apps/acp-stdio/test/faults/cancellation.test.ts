@@ -16,7 +16,9 @@ import { removeTempDirs, sleep, tempDir, waitFor } from "./helpers.js";
 
 let tried = 0;
 afterAll(() => removeTempDirs());
-afterAll(() => console.error(`cancellation: ${tried} cancels tried (targeted races and random-moment fuzz); every prompt answered, nothing ran after a cancel`));
+afterAll(() =>
+  console.error(`cancellation: ${tried} cancels tried (targeted races and random-moment fuzz); every prompt answered, nothing ran after a cancel`),
+);
 
 const prompt = (sessionId: string, text: string) => ({ sessionId, prompt: [{ type: "text" as const, text }] });
 const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
@@ -78,7 +80,10 @@ describe("cancellation races", () => {
       answer("allow");
       await sleep(50);
       expect(t.shell.requests).toEqual([]);
-      const last = t.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update").at(-1);
+      const last = t.updates
+        .map((u) => u.update)
+        .filter((u) => u.sessionUpdate === "tool_call_update")
+        .at(-1);
       expect(last).toMatchObject({ status: "failed" });
       expect(await agent.request("session/prompt", prompt(sessionId, "fine"))).toEqual({ stopReason: "end_turn" });
       expect(t.shell.requests).toEqual([]);
@@ -174,7 +179,7 @@ describe("cancellation races", () => {
 
   it("fuzz: cancels at random moments of turns with tool calls, permission and streaming", async () => {
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const delay = (signal: AbortSignal, ms: number) =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms);
@@ -190,7 +195,13 @@ describe("cancellation races", () => {
           if (request.signal.aborted) return yield { type: "error", error: { kind: "aborted", message: "cancelled" } };
           yield { type: "text", text: `s${n}c${i} ` };
         }
-        if (n % 2 === 0) yield { type: "tool-call", id: `m${n}`, name: n % 4 === 0 ? "bash" : "read_file", input: n % 4 === 0 ? { command: `echo ${n}` } : { path: "/w/f.txt" } };
+        if (n % 2 === 0)
+          yield {
+            type: "tool-call",
+            id: `m${n}`,
+            name: n % 4 === 0 ? "bash" : "read_file",
+            input: n % 4 === 0 ? { command: `echo ${n}` } : { path: "/w/f.txt" },
+          };
         yield { type: "finish", usage: { inputTokens: 10, outputTokens: 5 } };
       },
     };

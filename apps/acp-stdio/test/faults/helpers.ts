@@ -149,7 +149,9 @@ export const spawnRaw = (options: RawAgentOptions = {}): RawAgent => {
       return;
     }
     if (m.method === "session/request_permission" && m.id !== undefined) {
-      void write(`${JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { outcome: { outcome: "selected", optionId: options.permission ?? "allow" } } })}\n`).catch(() => undefined);
+      void write(
+        `${JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { outcome: { outcome: "selected", optionId: options.permission ?? "allow" } } })}\n`,
+      ).catch(() => undefined);
     }
   };
 
@@ -279,4 +281,3 @@ export const filesUnder = (dir: string): { path: string; text: string }[] => {
   walk(dir);
   return out;
 };
-

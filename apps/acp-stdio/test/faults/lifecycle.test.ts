@@ -9,7 +9,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { slowText, startFakeOpenAI, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
-import { configFile, descendants, hasStackTrace, openSession, promptText, removeTempDirs, sleep, spawnRaw, tempDir, waitFor, type RawAgent } from "./helpers.js";
+import {
+  configFile,
+  descendants,
+  hasStackTrace,
+  openSession,
+  promptText,
+  removeTempDirs,
+  sleep,
+  spawnRaw,
+  tempDir,
+  waitFor,
+  type RawAgent,
+} from "./helpers.js";
 
 const EXIT_BUDGET_MS = 2000;
 let tried = 0;
@@ -75,8 +87,7 @@ const context = async () => {
 const updates = (a: RawAgent, kind: string) =>
   a.notifications("session/update").filter((m) => (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate === kind);
 
-const toolRunning = (a: RawAgent) =>
-  updates(a, "tool_call_update").some((m) => (m.params as { update: { status?: string } }).update.status === "in_progress");
+const toolRunning = (a: RawAgent) => updates(a, "tool_call_update").some((m) => (m.params as { update: { status?: string } }).update.status === "in_progress");
 
 describe.concurrent("lifecycle", () => {
   it("stdin closed while bash runs: the command's group is killed, the turn saved, exit in time", async () => {

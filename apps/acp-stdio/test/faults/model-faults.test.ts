@@ -287,5 +287,4 @@ describe.concurrent("model faults", () => {
     await server.close();
     count();
   });
-
 });

@@ -52,17 +52,51 @@ const isJson = (text: string): boolean => {
 };
 
 const deepArray = (n: number): string => "[".repeat(n) + "]".repeat(n);
-const deepObject = (n: number): string => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+const deepObject = (n: number): string => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
 
 const KNOWN = ["initialize", "authenticate", "session/new", "session/prompt", "session/load"];
 const UNKNOWN_SPECIALS = [
-  "Initialize", "INITIALIZE", "initialize ", " initialize", "session/New", "SESSION/PROMPT", "session/prompt/",
-  "session//prompt", "session/load", "session/set_mode", "session/set_config_option", "session/list",
-  "session/resume", "session/close", "session/fork", "session/delete", "logout", "fs/read_text_file",
-  "fs/write_text_file", "session/request_permission", "session/update", "$/cancel_request", "__proto__",
-  "constructor", "toString", "hasOwnProperty", "valueOf", "", " ", "\u0000", "initialize\u0000",
-  "session/prompt\n", "rpc.discover", "../../etc/passwd", "a".repeat(10_000), "ключ", "🙂", "\ud800",
-  "terminal/create", "providers/list", "_mm/debug",
+  "Initialize",
+  "INITIALIZE",
+  "initialize ",
+  " initialize",
+  "session/New",
+  "SESSION/PROMPT",
+  "session/prompt/",
+  "session//prompt",
+  "session/load",
+  "session/set_mode",
+  "session/set_config_option",
+  "session/list",
+  "session/resume",
+  "session/close",
+  "session/fork",
+  "session/delete",
+  "logout",
+  "fs/read_text_file",
+  "fs/write_text_file",
+  "session/request_permission",
+  "session/update",
+  "$/cancel_request",
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "",
+  " ",
+  "\u0000",
+  "initialize\u0000",
+  "session/prompt\n",
+  "rpc.discover",
+  "../../etc/passwd",
+  "a".repeat(10_000),
+  "ключ",
+  "🙂",
+  "\ud800",
+  "terminal/create",
+  "providers/list",
+  "_mm/debug",
 ];
 const PARAMS = [undefined, null, {}, [], { sessionId: "x" }, { a: [1, 2, { b: null }] }, [1, "two", null], { _meta: { x: 1 } }];
 
@@ -77,15 +111,50 @@ for (let i = 0; i < 150; i++) {
   beforeInit.push({ category: "request before initialize", line: req(id, method, pick(PARAMS)), expect: { kind: "error", id, code: -32600 } });
 }
 for (let i = 0; i < 50; i++) {
-  beforeInit.push({ category: "notification before initialize", line: JSON.stringify({ jsonrpc: "2.0", method: pick(["session/cancel", "x/y", "$/cancel_request"]), params: pick(PARAMS) }), expect: { kind: "none" } });
+  beforeInit.push({
+    category: "notification before initialize",
+    line: JSON.stringify({ jsonrpc: "2.0", method: pick(["session/cancel", "x/y", "$/cancel_request"]), params: pick(PARAMS) }),
+    expect: { kind: "none" },
+  });
 }
-for (let i = 0; i < 30; i++) beforeInit.push({ category: "bad JSON before initialize", line: `{"jsonrpc":"2.0","id":${i},`, expect: { kind: "error", id: null, code: -32700 } });
+for (let i = 0; i < 30; i++)
+  beforeInit.push({ category: "bad JSON before initialize", line: `{"jsonrpc":"2.0","id":${i},`, expect: { kind: "error", id: null, code: -32700 } });
 
 // Bad JSON: truncated messages, JSON5-isms, stray tokens.
 const BAD_JSON_TEMPLATES = [
-  "{", "}", "[", "]", "{{}}", "{'a':1}", '{"a":1,}', "[1,2,]", "NaN", "Infinity", "-Infinity", "undefined", "nul", "tru", "fals",
-  '{"a":1} {"b":2}', '{"jsonrpc":"2.0","id":1,"method":"initialize"}}', "// comment", "/* c */ {}", "{a:1}", '"unterminated',
-  '{"a":"\\x41"}', '{"a":01}', "0x10", ".5", "+1", '{"a":"\t"}', "\u0000", '{"a" 1}', '{"a":1 "b":2}', "[1 2]", "{,}", "--1",
+  "{",
+  "}",
+  "[",
+  "]",
+  "{{}}",
+  "{'a':1}",
+  '{"a":1,}',
+  "[1,2,]",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "undefined",
+  "nul",
+  "tru",
+  "fals",
+  '{"a":1} {"b":2}',
+  '{"jsonrpc":"2.0","id":1,"method":"initialize"}}',
+  "// comment",
+  "/* c */ {}",
+  "{a:1}",
+  '"unterminated',
+  '{"a":"\\x41"}',
+  '{"a":01}',
+  "0x10",
+  ".5",
+  "+1",
+  '{"a":"\t"}',
+  "\u0000",
+  '{"a" 1}',
+  '{"a":1 "b":2}',
+  "[1 2]",
+  "{,}",
+  "--1",
 ];
 for (let i = 0; i < 700; i++) {
   let text: string;
@@ -115,13 +184,31 @@ for (let made = 0; made < 700; ) {
 }
 
 // JSON that is not an object: scalars and batches.
-const NON_OBJECTS = ["1", "-0", "1e400", '"x"', '""', "true", "false", "null", "[]", "[1]", `[${req(1, "initialize", { protocolVersion: 1 })}]`, "[[],[]]", '[{"jsonrpc":"2.0","method":"x"}]'];
+const NON_OBJECTS = [
+  "1",
+  "-0",
+  "1e400",
+  '"x"',
+  '""',
+  "true",
+  "false",
+  "null",
+  "[]",
+  "[1]",
+  `[${req(1, "initialize", { protocolVersion: 1 })}]`,
+  "[[],[]]",
+  '[{"jsonrpc":"2.0","method":"x"}]',
+];
 for (let i = 0; i < 260; i++) add("not an object", NON_OBJECTS[i % NON_OBJECTS.length]!, { kind: "error", id: null, code: -32600 });
 
 // Objects that are not JSON-RPC 2.0 messages.
 for (let i = 0; i < 100; i++) {
   const id = uid("env");
-  add("wrong jsonrpc version", JSON.stringify({ jsonrpc: pick(["1.0", 2, "2", null, "2.0 ", ""]), id, method: pick(KNOWN) }), { kind: "error", id, code: -32600 });
+  add("wrong jsonrpc version", JSON.stringify({ jsonrpc: pick(["1.0", 2, "2", null, "2.0 ", ""]), id, method: pick(KNOWN) }), {
+    kind: "error",
+    id,
+    code: -32600,
+  });
 }
 for (let i = 0; i < 100; i++) {
   const id = numericId();
@@ -129,7 +216,11 @@ for (let i = 0; i < 100; i++) {
 }
 for (let i = 0; i < 100; i++) {
   const id = uid("method-type");
-  add("method not a string", JSON.stringify({ jsonrpc: "2.0", id, method: pick([1, null, true, [], {}, ["initialize"]]) }), { kind: "error", id, code: -32600 });
+  add("method not a string", JSON.stringify({ jsonrpc: "2.0", id, method: pick([1, null, true, [], {}, ["initialize"]]) }), {
+    kind: "error",
+    id,
+    code: -32600,
+  });
 }
 for (let i = 0; i < 60; i++) {
   add("notification with a non-string method", JSON.stringify({ jsonrpc: "2.0", method: pick([1, null, {}]) }), { kind: "error", id: null, code: -32600 });
@@ -139,13 +230,22 @@ for (let i = 0; i < 100; i++) {
   add("invalid id type", raw, { kind: "error", id: null, code: -32600 });
 }
 for (let i = 0; i < 60; i++) {
-  add("empty envelope", pick(["{}", '{"jsonrpc":"2.0"}', '{"foo":1}', '{"params":{}}', '{"jsonrpc":"2.0","params":[]}']), { kind: "error", id: null, code: -32600 });
+  add("empty envelope", pick(["{}", '{"jsonrpc":"2.0"}', '{"foo":1}', '{"params":{}}', '{"jsonrpc":"2.0","params":[]}']), {
+    kind: "error",
+    id: null,
+    code: -32600,
+  });
 }
 
 // Unknown methods, valid envelopes: -32601 with the id.
 for (let i = 0; i < 550; i++) {
   const id = i % 3 === 0 ? numericId() : uid("unknown");
-  const method = i < UNKNOWN_SPECIALS.length ? UNKNOWN_SPECIALS[i]! : `${pick(["session", "fs", "x", "_", "mm", "terminal"])}/${random().toString(36).slice(2, 2 + int(12))}`;
+  const method =
+    i < UNKNOWN_SPECIALS.length
+      ? UNKNOWN_SPECIALS[i]!
+      : `${pick(["session", "fs", "x", "_", "mm", "terminal"])}/${random()
+          .toString(36)
+          .slice(2, 2 + int(12))}`;
   add("unknown method", req(id, method, pick(PARAMS)), { kind: "error", id, code: -32601 });
 }
 // Fractional and huge numeric ids are valid JSON-RPC ids.
@@ -163,24 +263,50 @@ for (let i = 0; i < 300; i++) {
 
 // Known methods with wrong types or missing fields: -32602 with the id.
 const WRONG_PARAMS: [string, unknown][] = [
-  ["initialize", undefined], ["initialize", {}], ["initialize", { protocolVersion: "1" }], ["initialize", { protocolVersion: -1 }],
-  ["initialize", { protocolVersion: 1.5 }], ["initialize", { protocolVersion: 70000 }], ["initialize", []], ["initialize", "x"], ["initialize", 5],
+  ["initialize", undefined],
+  ["initialize", {}],
+  ["initialize", { protocolVersion: "1" }],
+  ["initialize", { protocolVersion: -1 }],
+  ["initialize", { protocolVersion: 1.5 }],
+  ["initialize", { protocolVersion: 70000 }],
+  ["initialize", []],
+  ["initialize", "x"],
+  ["initialize", 5],
   ["initialize", { protocolVersion: null }],
-  ["authenticate", {}], ["authenticate", { methodId: 5 }], ["authenticate", { methodId: null }], ["authenticate", "x"],
-  ["session/new", undefined], ["session/new", {}], ["session/new", { cwd: 5, mcpServers: [] }], ["session/new", { cwd: "/tmp" }],
-  ["session/new", { cwd: "/tmp", mcpServers: "x" }], ["session/new", { cwd: null, mcpServers: [] }], ["session/new", { mcpServers: [] }],
-  ["session/new", { cwd: "/tmp", mcpServers: [{}] }], ["session/new", [1, 2]], ["session/new", { cwd: ["/tmp"], mcpServers: [] }],
+  ["authenticate", {}],
+  ["authenticate", { methodId: 5 }],
+  ["authenticate", { methodId: null }],
+  ["authenticate", "x"],
+  ["session/new", undefined],
+  ["session/new", {}],
+  ["session/new", { cwd: 5, mcpServers: [] }],
+  ["session/new", { cwd: "/tmp" }],
+  ["session/new", { cwd: "/tmp", mcpServers: "x" }],
+  ["session/new", { cwd: null, mcpServers: [] }],
+  ["session/new", { mcpServers: [] }],
+  ["session/new", { cwd: "/tmp", mcpServers: [{}] }],
+  ["session/new", [1, 2]],
+  ["session/new", { cwd: ["/tmp"], mcpServers: [] }],
   ["session/new", JSON.parse('{"__proto__":{"cwd":"/etc"},"mcpServers":[]}')],
-  ["session/prompt", undefined], ["session/prompt", {}], ["session/prompt", { sessionId: 5, prompt: [] }], ["session/prompt", { sessionId: "x" }],
-  ["session/prompt", { sessionId: "x", prompt: "hi" }], ["session/prompt", { sessionId: "x", prompt: [{ type: "bogus" }] }],
-  ["session/prompt", { sessionId: "x", prompt: [{ type: "text" }] }], ["session/prompt", { sessionId: "x", prompt: [{ type: "text", text: 5 }] }],
-  ["session/prompt", { sessionId: null, prompt: [] }], ["session/prompt", "string"], ["session/prompt", { sessionId: "x", prompt: [null] }],
+  ["session/prompt", undefined],
+  ["session/prompt", {}],
+  ["session/prompt", { sessionId: 5, prompt: [] }],
+  ["session/prompt", { sessionId: "x" }],
+  ["session/prompt", { sessionId: "x", prompt: "hi" }],
+  ["session/prompt", { sessionId: "x", prompt: [{ type: "bogus" }] }],
+  ["session/prompt", { sessionId: "x", prompt: [{ type: "text" }] }],
+  ["session/prompt", { sessionId: "x", prompt: [{ type: "text", text: 5 }] }],
+  ["session/prompt", { sessionId: null, prompt: [] }],
+  ["session/prompt", "string"],
+  ["session/prompt", { sessionId: "x", prompt: [null] }],
   ["session/prompt", { sessionId: "x", prompt: [{ type: "resource_link" }] }],
   // Well-formed, but no such session: invalid params carrying the sessionId.
   ["session/prompt", { sessionId: "no-such-session", prompt: [{ type: "text", text: "hi" }] }],
-  ["session/prompt", { sessionId: "../../etc/passwd", prompt: [] }], ["session/prompt", { sessionId: "", prompt: [] }],
+  ["session/prompt", { sessionId: "../../etc/passwd", prompt: [] }],
+  ["session/prompt", { sessionId: "", prompt: [] }],
   ["session/prompt", { sessionId: "20260101-000000-abcdef01", prompt: [{ type: "text", text: "x" }] }],
-  ["session/prompt", { sessionId: "__proto__", prompt: [] }], ["session/prompt", { sessionId: "constructor", prompt: [] }],
+  ["session/prompt", { sessionId: "__proto__", prompt: [] }],
+  ["session/prompt", { sessionId: "constructor", prompt: [] }],
 ];
 for (let i = 0; i < 520; i++) {
   const [method, params] = WRONG_PARAMS[i % WRONG_PARAMS.length]!;
@@ -212,21 +338,35 @@ for (let g = 0; g < 10; g++) {
 // Responses to requests the agent never made: ignored.
 for (let i = 0; i < 200; i++) {
   const id = pick([uid("resp"), numericId(), 0, null]);
-  const body = pick([{ result: {} }, { result: null }, { error: { code: -1, message: "x" } }, { error: "bad" }, { result: 1, error: { code: 1, message: "" } }]);
+  const body = pick([
+    { result: {} },
+    { result: null },
+    { error: { code: -1, message: "x" } },
+    { error: "bad" },
+    { result: 1, error: { code: 1, message: "" } },
+  ]);
   add("response-shaped", JSON.stringify(pick([{ jsonrpc: "2.0", id, ...body }, { id, ...body }, body])), { kind: "none" });
 }
 
 // Framing: CRLF, surrounding whitespace, blank lines.
 for (let i = 0; i < 100; i++) {
   const id = uid("ws");
-  add("whitespace around a message", `${pick(["", " ", "\t", "  \t"])}${req(id, "ws/none")}${pick(["\r", " ", "\t\r", ""])}`, { kind: "error", id, code: -32601 });
+  add("whitespace around a message", `${pick(["", " ", "\t", "  \t"])}${req(id, "ws/none")}${pick(["\r", " ", "\t\r", ""])}`, {
+    kind: "error",
+    id,
+    code: -32601,
+  });
 }
 for (let i = 0; i < 100; i++) add("blank line", pick(["", " ", "\t", "\r", " \r", "\u000b\f"]), { kind: "none" });
 
 // Deep nesting (parses fine, would overflow the stack when echoed back).
 for (let i = 0; i < 6; i++) {
   const id = uid("deep");
-  add("deeply nested params", `{"jsonrpc":"2.0","id":"${id}","method":"deep/none","params":${i % 2 ? deepArray(50_000) : deepObject(50_000)}}`, { kind: "error", id, code: -32601 });
+  add("deeply nested params", `{"jsonrpc":"2.0","id":"${id}","method":"deep/none","params":${i % 2 ? deepArray(50_000) : deepObject(50_000)}}`, {
+    kind: "error",
+    id,
+    code: -32601,
+  });
   add("deeply nested non-message", `{"jsonrpc":"1.0","x":${deepArray(50_000)}}`, { kind: "error", id: null, code: -32600 });
   add("deeply nested batch", deepArray(100_000), { kind: "error", id: null, code: -32600 });
   add("deeply nested id", `{"jsonrpc":"2.0","id":${deepObject(20_000)},"method":"x"}`, { kind: "error", id: null, code: -32600 });
@@ -234,7 +374,11 @@ for (let i = 0; i < 6; i++) {
   add("deeply nested, wrong version", `{"jsonrpc":"1.0","id":"${bad}","method":"x","params":${deepObject(50_000)}}`, { kind: "error", id: bad, code: -32600 });
   add("deeply nested response", `{"jsonrpc":"2.0","id":"${uid("deep-resp")}","result":${deepArray(50_000)}}`, { kind: "none" });
   const init = uid("deep-init");
-  add("deeply nested initialize", `{"jsonrpc":"2.0","id":"${init}","method":"initialize","params":{"x":${deepObject(50_000)}}}`, { kind: "error", id: init, code: -32602 });
+  add("deeply nested initialize", `{"jsonrpc":"2.0","id":"${init}","method":"initialize","params":{"x":${deepObject(50_000)}}}`, {
+    kind: "error",
+    id: init,
+    code: -32602,
+  });
 }
 
 // Shuffle everything (deterministically) so no category runs as a block.
@@ -245,11 +389,16 @@ for (let i = cases.length - 1; i > 0; i--) {
 
 // Lines over the limit (and one large line under it), placed among the rest.
 const MiB = 1024 * 1024;
-const hugePrompt = (id: string, bytes: number) => `{"jsonrpc":"2.0","id":"${id}","method":"session/prompt","params":{"sessionId":"nope","prompt":[{"type":"text","text":"${"x".repeat(bytes)}"}]}}`;
+const hugePrompt = (id: string, bytes: number) =>
+  `{"jsonrpc":"2.0","id":"${id}","method":"session/prompt","params":{"sessionId":"nope","prompt":[{"type":"text","text":"${"x".repeat(bytes)}"}]}}`;
 const huge: Case[] = [
   { category: "huge line (33 MiB request)", line: hugePrompt("huge-1", 33 * MiB), expect: { kind: "error", id: "huge-1", code: -32600 } },
   { category: "huge line (40 MiB garbage)", line: "g".repeat(40 * MiB), expect: { kind: "error", id: null, code: -32600 } },
-  { category: "huge line (33 MiB, method first)", line: `{"jsonrpc":"2.0","method":"session/prompt","id":77777,"params":{"sessionId":"nope","prompt":[{"type":"text","text":"${"y".repeat(33 * MiB)}"}]}}`, expect: { kind: "error", id: 77777, code: -32600 } },
+  {
+    category: "huge line (33 MiB, method first)",
+    line: `{"jsonrpc":"2.0","method":"session/prompt","id":77777,"params":{"sessionId":"nope","prompt":[{"type":"text","text":"${"y".repeat(33 * MiB)}"}]}}`,
+    expect: { kind: "error", id: 77777, code: -32600 },
+  },
   { category: "large line under the limit (20 MiB)", line: hugePrompt("big-1", 20 * MiB), expect: { kind: "error", id: "big-1", code: -32602 } },
 ];
 for (const [i, c] of huge.entries()) cases.splice(Math.floor(((i + 1) * cases.length) / (huge.length + 1)), 0, c);
@@ -292,9 +441,15 @@ describe("protocol abuse", () => {
 
     // Before initialize.
     await agent.write(Buffer.concat(beforeInit.map(toBytes)));
-    const unansweredBeforeInit = () => beforeInit.filter((c) => c.expect.kind === "error" && c.expect.id !== null && agent.responsesTo(c.expect.id).length === 0);
+    const unansweredBeforeInit = () =>
+      beforeInit.filter((c) => c.expect.kind === "error" && c.expect.id !== null && agent.responsesTo(c.expect.id).length === 0);
     await waitFor(() => unansweredBeforeInit().length === 0, "the answers before initialize", 20_000).catch((error: Error) => {
-      throw new Error(`${error.message}: ${unansweredBeforeInit().slice(0, 5).map((c) => String(c.line).slice(0, 200)).join(" | ")}; stderr: ${agent.stderr().slice(-1000)}`);
+      throw new Error(
+        `${error.message}: ${unansweredBeforeInit()
+          .slice(0, 5)
+          .map((c) => String(c.line).slice(0, 200))
+          .join(" | ")}; stderr: ${agent.stderr().slice(-1000)}`,
+      );
     });
     const init = await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: "abuser", version: "1" } }, "init");
     expect(init.result).toMatchObject({ protocolVersion: 1 });
@@ -394,7 +549,16 @@ const throughStream = async (chunks: Uint8Array[], maxMessageBytes?: number) => 
     if (done) break;
     messages.push(value);
   }
-  return { messages, answers: written.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l) as JsonRpcMessage), logs, stream };
+  return {
+    messages,
+    answers: written
+      .join("")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as JsonRpcMessage),
+    logs,
+    stream,
+  };
 };
 
 describe("the line reader and writer, in process", () => {
@@ -442,14 +606,20 @@ describe("the line reader and writer, in process", () => {
   it("writes an internal error for a response it cannot serialise, drops such a notification, keeps going", async () => {
     const written: string[] = [];
     const logs: string[] = [];
-    const stream = ndJsonStream(new WritableStream({ write: (b: Uint8Array) => void written.push(Buffer.from(b).toString()) }), new ReadableStream(), { log: (l) => logs.push(l) });
+    const stream = ndJsonStream(new WritableStream({ write: (b: Uint8Array) => void written.push(Buffer.from(b).toString()) }), new ReadableStream(), {
+      log: (l) => logs.push(l),
+    });
     const writer = stream.writable.getWriter();
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];
     await writer.write({ jsonrpc: "2.0", id: 7, result: { n: 10n } } as never);
     await writer.write({ jsonrpc: "2.0", method: "session/update", params: deep } as never);
     await writer.write({ jsonrpc: "2.0", id: 8, result: {} });
-    const lines = written.join("").trim().split("\n").map((l) => JSON.parse(l) as JsonRpcMessage);
+    const lines = written
+      .join("")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as JsonRpcMessage);
     expect(lines.map((l) => [l.id, l.error?.code ?? "ok"])).toEqual([
       [7, -32603],
       [8, "ok"],

@@ -18,10 +18,7 @@ import { configFile, filesUnder, hasStackTrace, openSession, promptText, removeT
 let tried = 0;
 afterAll(() => removeTempDirs());
 afterAll(() =>
-  console.error(
-    `security: ${tried} attacks tried (session-id tricks, planted links, hostile files, key leaks, permission-gate bypasses); ` +
-      "none got through",
-  ),
+  console.error(`security: ${tried} attacks tried (session-id tricks, planted links, hostile files, key leaks, permission-gate bypasses); none got through`),
 );
 
 let server: FakeOpenAI;
@@ -48,11 +45,37 @@ const SESSION_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
 
 describe("session ids never become paths", () => {
   const TRICKS = [
-    "../../decoy", "../decoy", "decoy", "/ABS/decoy", "20260101-000000-abcdef01/../../../decoy", "20260101-000000-abcdef01\u0000",
-    "\u0000", "\u0000../../decoy", "x".repeat(1_000_000), "..", ".", "", " ", "20260101-000000-ABCDEF01", " 20260101-000000-abcdef01",
-    "20260101-000000-abcdef01 ", "20260101-000000-abcdef01\n", "20260101-000000-abcdef01.json", "%2e%2e%2fdecoy", "..\\..\\decoy",
-    "２０２６０１０１-０００００００-abcdef01", "20260101-000000-abcdef01\u202e", "~/decoy", "$HOME/decoy", "decoy/*", "20260101-000000-abcdef0",
-    "20260101-000000-abcdef012", "CON", "file:///tmp/decoy", "20260101-000000-abcdef01/", "./20260101-000000-abcdef01",
+    "../../decoy",
+    "../decoy",
+    "decoy",
+    "/ABS/decoy",
+    "20260101-000000-abcdef01/../../../decoy",
+    "20260101-000000-abcdef01\u0000",
+    "\u0000",
+    "\u0000../../decoy",
+    "x".repeat(1_000_000),
+    "..",
+    ".",
+    "",
+    " ",
+    "20260101-000000-ABCDEF01",
+    " 20260101-000000-abcdef01",
+    "20260101-000000-abcdef01 ",
+    "20260101-000000-abcdef01\n",
+    "20260101-000000-abcdef01.json",
+    "%2e%2e%2fdecoy",
+    "..\\..\\decoy",
+    "２０２６０１０１-０００００００-abcdef01",
+    "20260101-000000-abcdef01\u202e",
+    "~/decoy",
+    "$HOME/decoy",
+    "decoy/*",
+    "20260101-000000-abcdef0",
+    "20260101-000000-abcdef012",
+    "CON",
+    "file:///tmp/decoy",
+    "20260101-000000-abcdef01/",
+    "./20260101-000000-abcdef01",
   ];
 
   it("session/load and session/prompt refuse every trick with invalid params; no path is built from one", async () => {
@@ -94,7 +117,9 @@ describe("session ids never become paths", () => {
 
     if (hasStrace) {
       const paths = [...readFileSync(trace, "utf8").matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
-      const touched = paths.filter((p) => p.includes("decoy") || p.includes("ABCDEF") || p.includes("xxxxxxxxxx") || p.includes("%2e") || p.includes("２０２６"));
+      const touched = paths.filter(
+        (p) => p.includes("decoy") || p.includes("ABCDEF") || p.includes("xxxxxxxxxx") || p.includes("%2e") || p.includes("２０２６"),
+      );
       expect(touched).toEqual([]);
       const inSessions = paths.filter((p) => p.includes(".mm/sessions/")).map((p) => p.slice(p.indexOf(".mm/sessions/") + 13));
       const strange = inSessions.filter((name) => !/^\.?\d{8}-\d{6}-[0-9a-f]{8}\.(json|journal|lock)(\.[0-9a-f]+\.tmp)?$/.test(name));
@@ -231,7 +256,11 @@ describe("hostile files in the project", () => {
     const valid = JSON.parse(readFileSync(join(dir, `${real}.json`), "utf8")) as Record<string, unknown>;
     const deepId = "20260101-000000-0000dee9";
     const calls = [{ id: "call_1", name: "bash", input: { command: "x", extra: "DEEP" } }];
-    const doc = { ...valid, id: deepId, messages: [...(valid.messages as unknown[]), { role: "user", text: "q" }, { role: "assistant", text: "", toolCalls: calls }] };
+    const doc = {
+      ...valid,
+      id: deepId,
+      messages: [...(valid.messages as unknown[]), { role: "user", text: "q" }, { role: "assistant", text: "", toolCalls: calls }],
+    };
     writeFileSync(join(dir, `${deepId}.json`), JSON.stringify(doc).replace('"DEEP"', "[".repeat(50_000) + "]".repeat(50_000)));
     const loaded = await agent.request("session/load", { sessionId: deepId, cwd, mcpServers: [] });
     expect(loaded.result !== undefined || loaded.error?.code === -32602, JSON.stringify(loaded).slice(0, 300)).toBe(true);
@@ -302,8 +331,29 @@ describe("the permission gate cannot be bypassed", () => {
 
   it("unknown and differently-cased tool names never run and never ask", async () => {
     const NAMES = [
-      "Bash", "BASH", "bash ", " bash", "bash\u0000", "bash\u200b", "ｂａｓｈ", "Read_File", "read-file", "readFile", "WRITE_FILE", "edit",
-      "shell", "exec", "run_command", "sh", "__proto__", "constructor", "toString", "hasOwnProperty", "", "bash;rm", "bash/../write_file",
+      "Bash",
+      "BASH",
+      "bash ",
+      " bash",
+      "bash\u0000",
+      "bash\u200b",
+      "ｂａｓｈ",
+      "Read_File",
+      "read-file",
+      "readFile",
+      "WRITE_FILE",
+      "edit",
+      "shell",
+      "exec",
+      "run_command",
+      "sh",
+      "__proto__",
+      "constructor",
+      "toString",
+      "hasOwnProperty",
+      "",
+      "bash;rm",
+      "bash/../write_file",
     ];
     const t = inMemoryAcp({
       replies: [toolReply(NAMES.map((name) => ({ name, input: { command: "rm -rf /", path: "/w/f", content: "pwned" } }))), textReply("done")],
@@ -318,14 +368,26 @@ describe("the permission gate cannot be bypassed", () => {
 
   it("invalid inputs never reach the dialog or the tool", async () => {
     const BAD: { name: string; input: unknown }[] = [
-      { name: "bash", input: { command: ["rm", "-rf", "/"] } }, { name: "bash", input: { command: { toString: "rm" } } },
-      { name: "bash", input: { command: null } }, { name: "bash", input: {} }, { name: "bash", input: null }, { name: "bash", input: "rm -rf /" },
-      { name: "bash", input: [] }, { name: "bash", input: { command: 5 } }, { name: "bash", input: { cmd: "rm" } },
-      { name: "bash", input: { command: "echo", timeout_seconds: -1 } }, { name: "bash", input: { command: "echo", timeout_seconds: "9" } },
-      { name: "write_file", input: { path: 5, content: "x" } }, { name: "write_file", input: { path: "/w/f" } },
-      { name: "write_file", input: { path: "/w/f", content: ["a"] } }, { name: "edit_file", input: { path: "/w/f", old_text: "original" } },
-      { name: "edit_file", input: { path: "/w/f", old_text: 1, new_text: "x" } }, { name: "edit_file", input: { path: "/w/f", old_text: "original", new_text: "x", replace_all: "yes" } },
-      { name: "read_file", input: { path: null } }, { name: "read_file", input: { path: "/w/f", offset: -5 } }, { name: "read_file", input: '{"path":"/w/f"}' },
+      { name: "bash", input: { command: ["rm", "-rf", "/"] } },
+      { name: "bash", input: { command: { toString: "rm" } } },
+      { name: "bash", input: { command: null } },
+      { name: "bash", input: {} },
+      { name: "bash", input: null },
+      { name: "bash", input: "rm -rf /" },
+      { name: "bash", input: [] },
+      { name: "bash", input: { command: 5 } },
+      { name: "bash", input: { cmd: "rm" } },
+      { name: "bash", input: { command: "echo", timeout_seconds: -1 } },
+      { name: "bash", input: { command: "echo", timeout_seconds: "9" } },
+      { name: "write_file", input: { path: 5, content: "x" } },
+      { name: "write_file", input: { path: "/w/f" } },
+      { name: "write_file", input: { path: "/w/f", content: ["a"] } },
+      { name: "edit_file", input: { path: "/w/f", old_text: "original" } },
+      { name: "edit_file", input: { path: "/w/f", old_text: 1, new_text: "x" } },
+      { name: "edit_file", input: { path: "/w/f", old_text: "original", new_text: "x", replace_all: "yes" } },
+      { name: "read_file", input: { path: null } },
+      { name: "read_file", input: { path: "/w/f", offset: -5 } },
+      { name: "read_file", input: '{"path":"/w/f"}' },
     ];
     const t = inMemoryAcp({ replies: [toolReply(BAD), textReply("done")], files: { "/w/f": "original" } });
     await promptOnce(t);
@@ -368,8 +430,16 @@ describe("the permission gate cannot be bypassed", () => {
       permission: answers,
       files: { "/w/f": "x" },
       replies: [
-        toolReply([{ name: "bash", input: { command: "echo 1" } }, { name: "bash", input: { command: "echo 2" } }, { name: "Bash", input: { command: "echo 3" } }]),
-        toolReply([{ name: "write_file", input: { path: "/w/g", content: "y" } }, { name: "read_file", input: { path: "/w/f" } }, { name: "edit_file", input: { path: "/w/f", old_text: "x", new_text: "z" } }]),
+        toolReply([
+          { name: "bash", input: { command: "echo 1" } },
+          { name: "bash", input: { command: "echo 2" } },
+          { name: "Bash", input: { command: "echo 3" } },
+        ]),
+        toolReply([
+          { name: "write_file", input: { path: "/w/g", content: "y" } },
+          { name: "read_file", input: { path: "/w/f" } },
+          { name: "edit_file", input: { path: "/w/f", old_text: "x", new_text: "z" } },
+        ]),
         textReply("A done"),
         toolReply([{ name: "bash", input: { command: "echo in B" } }]),
         textReply("B done"),
@@ -405,7 +475,12 @@ describe("the permission gate cannot be bypassed", () => {
   it("read_skill (never gated) cannot be turned into a file read outside the catalogue", async () => {
     const t = inMemoryAcp({
       skills: [{ name: "greetings", description: "Greet", instructions: "Say hi" }],
-      replies: [toolReply(["../../etc/passwd", "/etc/passwd", "greetings/../../x", "GREETINGS", "greetings\u0000"].map((name) => ({ name: "read_skill", input: { name } }))), textReply("done")],
+      replies: [
+        toolReply(
+          ["../../etc/passwd", "/etc/passwd", "greetings/../../x", "GREETINGS", "greetings\u0000"].map((name) => ({ name: "read_skill", input: { name } })),
+        ),
+        textReply("done"),
+      ],
     });
     await t.run(async (agent) => {
       const { sessionId } = await agent.request("session/new", { cwd: "/w", mcpServers: [] });

@@ -21,7 +21,19 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI, type RecordedRequest } from "@mm/fake-openai";
-import { configFile, descendants, fdCount, hasStackTrace, openSession, promptText, removeTempDirs, rssKb, spawnRaw, tempDir, type RawAgent } from "./helpers.js";
+import {
+  configFile,
+  descendants,
+  fdCount,
+  hasStackTrace,
+  openSession,
+  promptText,
+  removeTempDirs,
+  rssKb,
+  spawnRaw,
+  tempDir,
+  type RawAgent,
+} from "./helpers.js";
 
 const TURNS = 1000;
 const WARM_TURN = 200;
@@ -59,7 +71,11 @@ const reply = (request: RecordedRequest) => {
 beforeAll(async () => {
   server = await startFakeOpenAI([], { defaultReply: reply });
   writeFileSync(join(cwd, "notes.txt"), "some notes\n".repeat(50));
-  agent = spawnRaw({ cwd, args: ["--config", configFile(cwd)], env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-soak", MM_MODEL: "fake-model", NODE_OPTIONS: "--max-old-space-size=64" } });
+  agent = spawnRaw({
+    cwd,
+    args: ["--config", configFile(cwd)],
+    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-soak", MM_MODEL: "fake-model", NODE_OPTIONS: "--max-old-space-size=64" },
+  });
 });
 afterAll(async () => {
   if (!agent.hasExited()) agent.child.kill("SIGKILL");

@@ -44,8 +44,7 @@ const runTool = async (name: string, input: unknown, cwd = dir, timeoutMs = 10_0
   return { ...result, ms: Date.now() - t0 };
 };
 
-const pidsIn = (file: string): number[] =>
-  existsSync(file) ? readFileSync(file, "utf8").split(/\s+/).filter(Boolean).map(Number) : [];
+const pidsIn = (file: string): number[] => (existsSync(file) ? readFileSync(file, "utf8").split(/\s+/).filter(Boolean).map(Number) : []);
 const alive = (pid: number): boolean => {
   try {
     return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");

@@ -100,7 +100,19 @@ export type Agent = {
 
 const infoOf = (live: LiveSession): SessionInfo => {
   const { id, cwd, createdAt, history, lastInputTokens, title, model, mode } = live.session;
-  return { id, cwd, createdAt, history, running: live.inFlight.size, lastInputTokens, tokensInUse: lastInputTokens ?? estimateTokens(history), title, model, mode, tools: [...live.toolbox.byName.keys()] };
+  return {
+    id,
+    cwd,
+    createdAt,
+    history,
+    running: live.inFlight.size,
+    lastInputTokens,
+    tokensInUse: lastInputTokens ?? estimateTokens(history),
+    title,
+    model,
+    mode,
+    tools: [...live.toolbox.byName.keys()],
+  };
 };
 
 const DISABLED: LoadError = { kind: "disabled" };

@@ -17,9 +17,7 @@ import { holdSession, persistSession, tellUnsaved } from "./persist.js";
 import { compactCommand, newCommand } from "./slash-commands.js";
 
 /** How a prompt ended: a stop reason, or a failure explained in one line. */
-export type PromptResult =
-  | { readonly stopReason: Exclude<StopReason, "failed"> }
-  | { readonly stopReason: "failed"; readonly error: string };
+export type PromptResult = { readonly stopReason: Exclude<StopReason, "failed"> } | { readonly stopReason: "failed"; readonly error: string };
 
 /** A prompt refused before it ran: this process may not change the session (another one holds it, or changed it). */
 export type SessionRefused = { readonly kind: "session-refused"; readonly sessionId: string; readonly reason: string };
@@ -40,29 +38,25 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
   nameAfter(live, text, emit);
   const { session } = live;
   const results = state.deps.store === undefined ? { emit, release: () => undefined } : holdResults(emit);
-  const outcome = await runTurn(
-    { ...state.deps, callIds: state.callIds, warn: state.warn },
-    state.settings,
-    {
-      sessionId: session.id,
-      cwd: session.cwd,
-      history: session.history,
-      grants: session.grants,
-      lastInputTokens: session.lastInputTokens,
-      text: resolveSkillNotation(text, skillNames(state)),
-      ...(state.settings.vision === true && flat.images.length > 0 ? { images: flat.images } : {}),
-      toolbox: live.toolbox,
-      mode: session.mode,
-      model: session.model,
-      ...(live.fs !== undefined ? { fs: live.fs } : {}),
-      signal,
-      emit: results.emit,
-      onProgress: async (history) => {
-        await persistSession(state, live, history);
-        results.release();
-      },
+  const outcome = await runTurn({ ...state.deps, callIds: state.callIds, warn: state.warn }, state.settings, {
+    sessionId: session.id,
+    cwd: session.cwd,
+    history: session.history,
+    grants: session.grants,
+    lastInputTokens: session.lastInputTokens,
+    text: resolveSkillNotation(text, skillNames(state)),
+    ...(state.settings.vision === true && flat.images.length > 0 ? { images: flat.images } : {}),
+    toolbox: live.toolbox,
+    mode: session.mode,
+    model: session.model,
+    ...(live.fs !== undefined ? { fs: live.fs } : {}),
+    signal,
+    emit: results.emit,
+    onProgress: async (history) => {
+      await persistSession(state, live, history);
+      results.release();
     },
-  ).finally(results.release);
+  }).finally(results.release);
   live.session = { ...live.session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens };
   await persistSession(state, live);
   tellUnsaved(live, emit);

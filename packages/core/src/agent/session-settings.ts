@@ -14,6 +14,8 @@ export const changeSettings = async (state: AgentState, live: LiveSession, chang
   const next = { ...live.session, ...change };
   if (next.model === live.session.model && next.mode === live.session.mode) return;
   live.session = next;
-  state.log(`session ${live.session.id}: ${change.model !== undefined ? `model ${change.model}` : ""}${change.model !== undefined && change.mode !== undefined ? ", " : ""}${change.mode !== undefined ? `mode ${change.mode}` : ""}`);
+  state.log(
+    `session ${live.session.id}: ${change.model !== undefined ? `model ${change.model}` : ""}${change.model !== undefined && change.mode !== undefined ? ", " : ""}${change.mode !== undefined ? `mode ${change.mode}` : ""}`,
+  );
   await persistSession(state, live);
 };

@@ -29,7 +29,11 @@ const NO_TEXT_LISTENER = (): void => undefined;
 
 /** The summary of `text` by the model: one ordinary step, no tools. */
 const summarise = async (model: Model, text: string, signal: AbortSignal, modelName: string | undefined): Promise<Result<string, string>> => {
-  const step = await runModelStep(model, { model: modelName, system: SUMMARY_SYSTEM_PROMPT, messages: [userMessage(text)], tools: [], signal }, NO_TEXT_LISTENER);
+  const step = await runModelStep(
+    model,
+    { model: modelName, system: SUMMARY_SYSTEM_PROMPT, messages: [userMessage(text)], tools: [], signal },
+    NO_TEXT_LISTENER,
+  );
   if (step.error !== undefined) return err(step.error.kind === "aborted" ? "cancelled" : step.error.message);
   if (step.finishReason === "length") return err("the summary was cut off at the model's output limit");
   if (step.finishReason === "content-filter") return err("the model server's content filter stopped the summary");

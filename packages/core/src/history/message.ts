@@ -82,10 +82,7 @@ export const assistantMessage = (text: string, toolCalls: readonly ToolCall[] = 
   reasoning.length === 0 ? { role: "assistant", text, toolCalls } : { role: "assistant", text, toolCalls, reasoning };
 
 /** The history with its system prompt replaced (load and rebuild keep everything else). */
-export const withSystemPrompt = (history: History, text: string): History => [
-  systemMessage(text),
-  ...history.slice(1),
-];
+export const withSystemPrompt = (history: History, text: string): History => [systemMessage(text), ...history.slice(1)];
 
 /** The history without its system prompt: what counts as "messages" in user-facing lines. */
 export const conversationOf = (history: History): readonly Message[] => history.slice(1);

@@ -4,7 +4,11 @@ import { NO_RESULT, withAllToolResults } from "./tool-results.js";
 
 const result = (callId: string): ToolResultMessage => ({ role: "tool", callId, toolName: "bash", status: "completed", output: "ok" });
 const filler = (callId: string): ToolResultMessage => ({ role: "tool", callId, toolName: "bash", status: "failed", output: NO_RESULT });
-const calls = (...ids: string[]) => assistantMessage("", ids.map((id) => ({ id, name: "bash", input: {} })));
+const calls = (...ids: string[]) =>
+  assistantMessage(
+    "",
+    ids.map((id) => ({ id, name: "bash", input: {} })),
+  );
 
 describe("withAllToolResults", () => {
   it("returns the same messages when every call has its result", () => {

@@ -24,5 +24,4 @@ export const resolvePath = (cwd: string, path: string, home?: string): string =>
 };
 
 /** True when `path` is `dir` itself or lies under it (both absolute and normalised). */
-export const isInside = (dir: string, path: string): boolean =>
-  path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+export const isInside = (dir: string, path: string): boolean => path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);

@@ -12,9 +12,7 @@ import type { FileDiff } from "../history/message.js";
  * once for the same cwd rather than paying the cost on every call); `failed` from `finish` (the
  * after-state could not be read, e.g. the command removed the repository).
  */
-export type ChangeTrackingError =
-  | { readonly kind: "unavailable"; readonly reason: string }
-  | { readonly kind: "failed"; readonly reason: string };
+export type ChangeTrackingError = { readonly kind: "unavailable"; readonly reason: string } | { readonly kind: "failed"; readonly reason: string };
 
 /** The state before a command, to compare with after it. */
 export type ChangeSnapshot = {

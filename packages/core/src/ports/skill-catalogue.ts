@@ -16,9 +16,7 @@ export type SkillContent = {
 };
 
 /** Why a skill could not be read. */
-export type SkillError =
-  | { readonly kind: "unknown-skill"; readonly name: string }
-  | { readonly kind: "io"; readonly name: string; readonly message: string };
+export type SkillError = { readonly kind: "unknown-skill"; readonly name: string } | { readonly kind: "io"; readonly name: string; readonly message: string };
 
 /** The SkillCatalogue port. */
 export type SkillCatalogue = {

@@ -39,12 +39,7 @@ export const blocksText = (blocks: readonly PromptBlock[]): string => {
 const MENTION = /(?:^|\s)@(\S+)/g;
 
 /** The prompt's text with its `resource_link`s and `@path` mentions of existing files attached. */
-export const flattenPrompt = async (
-  blocks: readonly PromptBlock[],
-  cwd: string,
-  fs: FileSystem,
-  home?: string,
-): Promise<FlatPrompt> => {
+export const flattenPrompt = async (blocks: readonly PromptBlock[], cwd: string, fs: FileSystem, home?: string): Promise<FlatPrompt> => {
   let text = blocksText(blocks);
   const seen = new Set<string>();
   const attached: string[] = [];

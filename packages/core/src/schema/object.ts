@@ -31,8 +31,7 @@ export type ObjectOptions = {
   readonly nullMeansAbsent?: boolean;
 };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** An object with the fields of `shape`. */
 export const object = <S extends Shape>(shape: S, options: ObjectOptions = {}): Schema<ObjectOf<S>> => {

@@ -37,13 +37,16 @@ export const refined = <T>(expected: string, jsonSchema: JsonSchema, test: (valu
   check: (value) => (test(value) ? ok(value) : err({ kind: "type", path: [], expected, value })),
 });
 
-const withDescription = (schema: JsonSchema, description: string | undefined): JsonSchema =>
-  description === undefined ? schema : { ...schema, description };
+const withDescription = (schema: JsonSchema, description: string | undefined): JsonSchema => (description === undefined ? schema : { ...schema, description });
 
 /** Any string (`nonEmpty`: with at least one non-blank character). */
 export const string = (options: { readonly description?: string; readonly nonEmpty?: boolean } = {}): Schema<string> =>
   options.nonEmpty === true
-    ? refined("a non-empty string", withDescription({ type: "string", minLength: 1 }, options.description), (v): v is string => typeof v === "string" && v.trim() !== "")
+    ? refined(
+        "a non-empty string",
+        withDescription({ type: "string", minLength: 1 }, options.description),
+        (v): v is string => typeof v === "string" && v.trim() !== "",
+      )
     : refined("a string", withDescription({ type: "string" }, options.description), (v): v is string => typeof v === "string");
 
 /** true or false. */
@@ -72,10 +75,8 @@ export const number = (options: NumberOptions = {}): Schema<number> => {
 
 /** One of the given strings. */
 export const oneOf = <const T extends string>(choices: readonly T[], options: { readonly description?: string } = {}): Schema<T> =>
-  refined(
-    choices.map((c) => JSON.stringify(c)).join(" or "),
-    withDescription({ type: "string", enum: [...choices] }, options.description),
-    (v): v is T => choices.some((c) => c === v),
+  refined(choices.map((c) => JSON.stringify(c)).join(" or "), withDescription({ type: "string", enum: [...choices] }, options.description), (v): v is T =>
+    choices.some((c) => c === v),
   );
 
 /** An array whose every item passes `item`. */

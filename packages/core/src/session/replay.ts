@@ -62,9 +62,21 @@ const itemsOf =
               result:
                 result === undefined
                   ? undefined
-                  : { status: result.status, output: result.output, diffs: result.diffs ?? [], ...(result.images !== undefined ? { images: result.images } : {}) },
+                  : {
+                      status: result.status,
+                      output: result.output,
+                      diffs: result.diffs ?? [],
+                      ...(result.images !== undefined ? { images: result.images } : {}),
+                    },
             };
-            const plan = result?.status === "completed" ? pipe(prepared, O.chain((p) => O.fromNullable(p.plan)), O.toUndefined) : undefined;
+            const plan =
+              result?.status === "completed"
+                ? pipe(
+                    prepared,
+                    O.chain((p) => O.fromNullable(p.plan)),
+                    O.toUndefined,
+                  )
+                : undefined;
             return plan === undefined ? [tool] : [tool, { type: "plan", entries: plan }];
           }),
         ];

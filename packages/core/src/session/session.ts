@@ -28,13 +28,7 @@ export type Session = {
 export type SessionSettings = Pick<Session, "title" | "model" | "mode">;
 
 /** A new session value with no grants and no token count. */
-export const sessionOf = (
-  id: string,
-  cwd: string,
-  history: History,
-  createdAt: number,
-  settings: Partial<SessionSettings> = {},
-): Session => ({
+export const sessionOf = (id: string, cwd: string, history: History, createdAt: number, settings: Partial<SessionSettings> = {}): Session => ({
   id,
   cwd,
   createdAt,

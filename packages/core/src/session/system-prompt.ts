@@ -18,20 +18,19 @@ export type SystemPromptInput = {
 const skillSection = (skills: readonly SkillSummary[]): string =>
   skills.length === 0
     ? "No skills are installed."
-    : `Skills are procedures written down for you. Available skills:\n${skills
-        .map((s) => `- ${s.name}: ${s.description}`)
-        .join("\n")}
+    : `Skills are procedures written down for you. Available skills:\n${skills.map((s) => `- ${s.name}: ${s.description}`).join("\n")}
 When a user message contains a line \`[use skill: NAME]\`, call read_skill with that name first, then follow the skill, taking the words after \`$NAME\` in the message as its parameters. Read a skill also whenever its description fits the task.`;
 
-const listed = (names: readonly string[]): string =>
-  names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+const listed = (names: readonly string[]): string => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);
 
 const toolSection = (tools: readonly Tool[]): string => {
   const gated = tools.filter((t) => t.gated).map((t) => t.spec.name);
   return [
     ...tools.map((t) => `- ${t.spec.name}: ${t.guidance}`),
     ...(gated.length > 0
-      ? [`The user is asked before ${listed(gated)} run; a call answered "[command rejected by the user]" was refused: do not retry it unchanged, ask or take another way.`]
+      ? [
+          `The user is asked before ${listed(gated)} run; a call answered "[command rejected by the user]" was refused: do not retry it unchanged, ask or take another way.`,
+        ]
       : []),
   ].join("\n");
 };
@@ -48,8 +47,6 @@ Relative paths are resolved against the working directory. Be concise; say what 
 
 ## Skills
 ${skillSection(input.skills)}${
-  input.agentsMd !== undefined && input.agentsMd.trim() !== ""
-    ? `\n\n## Project instructions (AGENTS.md)\n${input.agentsMd.trim()}`
-    : ""
+  input.agentsMd !== undefined && input.agentsMd.trim() !== "" ? `\n\n## Project instructions (AGENTS.md)\n${input.agentsMd.trim()}` : ""
 }
 `;

@@ -12,7 +12,12 @@ export const titleOf = (text: string): string | undefined => {
     .find((l) => l !== "" && !/^\[(attached (file|directory)|use skill): /.test(l));
   if (line === undefined) return undefined;
   const chars = [...line];
-  return chars.length <= MAX_TITLE_LENGTH ? line : `${chars.slice(0, MAX_TITLE_LENGTH - 1).join("").trimEnd()}…`;
+  return chars.length <= MAX_TITLE_LENGTH
+    ? line
+    : `${chars
+        .slice(0, MAX_TITLE_LENGTH - 1)
+        .join("")
+        .trimEnd()}…`;
 };
 
 /** The title of a conversation: that of its first user message that is not a compaction summary. */

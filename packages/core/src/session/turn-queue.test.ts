@@ -12,8 +12,24 @@ describe("turn queue", () => {
     const queue = createTurnQueue();
     const log: string[] = [];
     const gate = deferred();
-    const a = queue.run(new AbortController().signal, async () => { log.push("a start"); await gate.promise; log.push("a end"); return "a"; }, () => "a cancelled");
-    const b = queue.run(new AbortController().signal, async () => { log.push("b"); return "b"; }, () => "b cancelled");
+    const a = queue.run(
+      new AbortController().signal,
+      async () => {
+        log.push("a start");
+        await gate.promise;
+        log.push("a end");
+        return "a";
+      },
+      () => "a cancelled",
+    );
+    const b = queue.run(
+      new AbortController().signal,
+      async () => {
+        log.push("b");
+        return "b";
+      },
+      () => "b cancelled",
+    );
     await Promise.resolve();
     expect(log).toEqual(["a start"]);
     gate.resolve();
@@ -25,10 +41,32 @@ describe("turn queue", () => {
     const queue = createTurnQueue();
     const gate = deferred();
     const log: string[] = [];
-    const a = queue.run(new AbortController().signal, async () => { await gate.promise; log.push("a"); return "a"; }, () => "x");
+    const a = queue.run(
+      new AbortController().signal,
+      async () => {
+        await gate.promise;
+        log.push("a");
+        return "a";
+      },
+      () => "x",
+    );
     const cancel = new AbortController();
-    const b = queue.run(cancel.signal, async () => { log.push("b"); return "b"; }, () => "b cancelled");
-    const c = queue.run(new AbortController().signal, async () => { log.push("c"); return "c"; }, () => "x");
+    const b = queue.run(
+      cancel.signal,
+      async () => {
+        log.push("b");
+        return "b";
+      },
+      () => "b cancelled",
+    );
+    const c = queue.run(
+      new AbortController().signal,
+      async () => {
+        log.push("c");
+        return "c";
+      },
+      () => "x",
+    );
     cancel.abort();
     expect(await b).toBe("b cancelled");
     await new Promise((r) => setTimeout(r, 5));
@@ -40,8 +78,18 @@ describe("turn queue", () => {
 
   it("goes on after a job that throws", async () => {
     const queue = createTurnQueue();
-    const a = queue.run(new AbortController().signal, async () => { throw new Error("boom"); }, () => "x");
-    const b = queue.run(new AbortController().signal, async () => "b", () => "x");
+    const a = queue.run(
+      new AbortController().signal,
+      async () => {
+        throw new Error("boom");
+      },
+      () => "x",
+    );
+    const b = queue.run(
+      new AbortController().signal,
+      async () => "b",
+      () => "x",
+    );
     await expect(a).rejects.toThrow("boom");
     expect(await b).toBe("b");
   });

@@ -23,11 +23,9 @@ export type InMemoryChangeTracker = ChangeTracker & {
 
 const under = (cwd: string, path: string): boolean => path.startsWith(cwd.endsWith("/") ? cwd : `${cwd}/`);
 
-const filesUnder = (files: ReadonlyMap<string, string>, cwd: string): Map<string, string> =>
-  new Map([...files].filter(([path]) => under(cwd, path)));
+const filesUnder = (files: ReadonlyMap<string, string>, cwd: string): Map<string, string> => new Map([...files].filter(([path]) => under(cwd, path)));
 
-const sizeOf = (bytes: number): string =>
-  bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+const sizeOf = (bytes: number): string => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
 
 const verbOf = (before: string | undefined, after: string | undefined): string =>
   before === undefined ? "created" : after === undefined ? "deleted" : "changed";

@@ -40,7 +40,11 @@ describe("inMemorySessionStore: for tests", () => {
     const store = inMemorySessionStore();
     await store.save(session([systemMessage("s")]));
     store.failWrites("ENOSPC: no space left on device");
-    expect((await store.save(session([systemMessage("s"), userMessage("a")])))._unsafeUnwrapErr()).toEqual({ kind: "io", id: ID, message: "ENOSPC: no space left on device" });
+    expect((await store.save(session([systemMessage("s"), userMessage("a")])))._unsafeUnwrapErr()).toEqual({
+      kind: "io",
+      id: ID,
+      message: "ENOSPC: no space left on device",
+    });
     expect((await store.load("/w", ID))._unsafeUnwrap().history).toEqual([systemMessage("s")]);
     store.failWrites(undefined);
     expect((await store.save(session([systemMessage("s"), userMessage("a")]))).isOk()).toBe(true);

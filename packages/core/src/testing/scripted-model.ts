@@ -21,18 +21,11 @@ const DEFAULT_USAGE: Usage = { inputTokens: 100, outputTokens: 10 };
 /** A reply streaming text chunks then finishing. */
 export const textReply = (chunks: string | readonly string[], usage: Usage = DEFAULT_USAGE): ScriptedReply => ({
   kind: "events",
-  events: [
-    ...(typeof chunks === "string" ? [chunks] : chunks).map((text): ModelEvent => ({ type: "text", text })),
-    { type: "finish", usage },
-  ],
+  events: [...(typeof chunks === "string" ? [chunks] : chunks).map((text): ModelEvent => ({ type: "text", text })), { type: "finish", usage }],
 });
 
 /** A reply calling tools (with an optional text first) then finishing. */
-export const toolReply = (
-  calls: readonly { name: string; input: unknown }[],
-  text = "",
-  usage: Usage = DEFAULT_USAGE,
-): ScriptedReply => ({
+export const toolReply = (calls: readonly { name: string; input: unknown }[], text = "", usage: Usage = DEFAULT_USAGE): ScriptedReply => ({
   kind: "events",
   events: [
     ...(text !== "" ? [{ type: "text", text } as const] : []),

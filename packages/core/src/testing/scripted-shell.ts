@@ -10,10 +10,7 @@ export type ScriptedShell = Shell & { readonly requests: ShellRequest[] };
  * the command runs: the request's output listener gets it at once, and the final output is
  * everything written when the script gives none.
  */
-export type ShellScript = (
-  request: ShellRequest,
-  write: (text: string) => void,
-) => Partial<ShellResult> | Promise<Partial<ShellResult>>;
+export type ShellScript = (request: ShellRequest, write: (text: string) => void) => Partial<ShellResult> | Promise<Partial<ShellResult>>;
 
 /** A Shell answering from `script`. */
 export const scriptedShell = (script: ShellScript = () => ({ output: "" })): ScriptedShell => {

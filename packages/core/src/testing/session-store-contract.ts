@@ -47,7 +47,10 @@ const conversation: History = [
     toolName: "edit_file",
     status: "completed",
     output: "edited",
-    diffs: [{ path: "/p/a.ts", oldText: "foo", newText: "bar" }, { path: "/p/b.png", oldText: null, newText: null, note: "binary" }],
+    diffs: [
+      { path: "/p/a.ts", oldText: "foo", newText: "bar" },
+      { path: "/p/b.png", oldText: null, newText: null, note: "binary" },
+    ],
   },
   assistantMessage("Done: ✓ «bar»\n\ttabs and \u0000 NULs survive."),
 ];
@@ -114,15 +117,43 @@ export const sessionStoreContract: readonly StoreContractCase[] = [
       const a = process("a");
       const b = process("b");
       await saved(a, sessionOf(cwd, conversation));
-      const refused = errorKind("load by b", (await b.load(cwd, ID)).match(() => undefined, (e) => e), "busy");
+      const refused = errorKind(
+        "load by b",
+        (await b.load(cwd, ID)).match(
+          () => undefined,
+          (e) => e,
+        ),
+        "busy",
+      );
       if (refused.kind === "busy" && !/pid \d+/.test(refused.holder)) fail("holder", refused.holder, "pid N");
-      errorKind("hold by b", (await b.hold(cwd, ID)).match(() => undefined, (e) => e), "busy");
-      errorKind("save by b", (await b.save(sessionOf(cwd, [conversation[0]]))).match(() => undefined, (e) => e), "busy");
+      errorKind(
+        "hold by b",
+        (await b.hold(cwd, ID)).match(
+          () => undefined,
+          (e) => e,
+        ),
+        "busy",
+      );
+      errorKind(
+        "save by b",
+        (await b.save(sessionOf(cwd, [conversation[0]]))).match(
+          () => undefined,
+          (e) => e,
+        ),
+        "busy",
+      );
       same("a still holds it", (await a.hold(cwd, ID)).isOk(), true);
       await saved(a, sessionOf(cwd, [...conversation, userMessage("more")]));
       await a.release(cwd, ID);
       same("b, once released", (await loaded(b, cwd)).history.length, conversation.length + 1);
-      errorKind("a, now that b holds it", (await a.hold(cwd, ID)).match(() => undefined, (e) => e), "busy");
+      errorKind(
+        "a, now that b holds it",
+        (await a.hold(cwd, ID)).match(
+          () => undefined,
+          (e) => e,
+        ),
+        "busy",
+      );
     },
   },
   {
@@ -145,8 +176,22 @@ export const sessionStoreContract: readonly StoreContractCase[] = [
       await loaded(b, cwd);
       await saved(b, sessionOf(cwd, [...conversation, userMessage("from b")]));
       await b.release(cwd, ID);
-      errorKind("hold by a", (await a.hold(cwd, ID)).match(() => undefined, (e) => e), "conflict");
-      errorKind("save by a", (await a.save(sessionOf(cwd, [...conversation, userMessage("from a")]))).match(() => undefined, (e) => e), "conflict");
+      errorKind(
+        "hold by a",
+        (await a.hold(cwd, ID)).match(
+          () => undefined,
+          (e) => e,
+        ),
+        "conflict",
+      );
+      errorKind(
+        "save by a",
+        (await a.save(sessionOf(cwd, [...conversation, userMessage("from a")]))).match(
+          () => undefined,
+          (e) => e,
+        ),
+        "conflict",
+      );
       same("a loads again", (await loaded(a, cwd)).history.at(-1), userMessage("from b"));
       await saved(a, sessionOf(cwd, [...conversation, userMessage("from b"), userMessage("from a")]));
       same("both kept", (await loaded(a, cwd)).history.length, conversation.length + 2);
@@ -156,8 +201,9 @@ export const sessionStoreContract: readonly StoreContractCase[] = [
     name: "saves of one session are kept in the order they were called",
     run: async ({ cwd, process }) => {
       const a = process("a");
-      const histories = Array.from({ length: 12 }, (_, i): History =>
-        i % 3 === 2 ? [systemMessage(`v${i}`)] : [systemMessage(`v${i}`), userMessage(`m${i}`)],
+      const histories = Array.from(
+        { length: 12 },
+        (_, i): History => (i % 3 === 2 ? [systemMessage(`v${i}`)] : [systemMessage(`v${i}`), userMessage(`m${i}`)]),
       );
       const saves = histories.map((history, i) => a.save(sessionOf(cwd, history, 2_000 + i)));
       const load = a.load(cwd, ID);
@@ -179,12 +225,47 @@ export const sessionStoreContract: readonly StoreContractCase[] = [
     run: async ({ cwd, process }) => {
       const a = process("a");
       for (const id of ["../x", "/etc/passwd", `${ID}\u0000`, "", "20260916-101530-4F2A9C1E"]) {
-        errorKind(`load ${id}`, (await a.load(cwd, id)).match(() => undefined, (e) => e), "invalid-id");
-        errorKind(`save ${id}`, (await a.save(sessionOf(cwd, conversation, 2_000, id))).match(() => undefined, (e) => e), "invalid-id");
-        errorKind(`hold ${id}`, (await a.hold(cwd, id)).match(() => undefined, (e) => e), "invalid-id");
-        errorKind(`release ${id}`, (await a.release(cwd, id)).match(() => undefined, (e) => e), "invalid-id");
+        errorKind(
+          `load ${id}`,
+          (await a.load(cwd, id)).match(
+            () => undefined,
+            (e) => e,
+          ),
+          "invalid-id",
+        );
+        errorKind(
+          `save ${id}`,
+          (await a.save(sessionOf(cwd, conversation, 2_000, id))).match(
+            () => undefined,
+            (e) => e,
+          ),
+          "invalid-id",
+        );
+        errorKind(
+          `hold ${id}`,
+          (await a.hold(cwd, id)).match(
+            () => undefined,
+            (e) => e,
+          ),
+          "invalid-id",
+        );
+        errorKind(
+          `release ${id}`,
+          (await a.release(cwd, id)).match(
+            () => undefined,
+            (e) => e,
+          ),
+          "invalid-id",
+        );
       }
-      errorKind("load of a missing session", (await a.load(cwd, ID)).match(() => undefined, (e) => e), "not-found");
+      errorKind(
+        "load of a missing session",
+        (await a.load(cwd, ID)).match(
+          () => undefined,
+          (e) => e,
+        ),
+        "not-found",
+      );
     },
   },
 ];

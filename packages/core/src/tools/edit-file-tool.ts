@@ -6,10 +6,7 @@ import { object } from "../schema/object.js";
 import { boolean, optional, string, type Infer } from "../schema/schema.js";
 import { completed, defineTool, failed } from "./tool.js";
 
-const editInput = object(
-  { path: string(), old_text: string(), new_text: string(), replace_all: optional(boolean()) },
-  { nullMeansAbsent: true },
-);
+const editInput = object({ path: string(), old_text: string(), new_text: string(), replace_all: optional(boolean()) }, { nullMeansAbsent: true });
 
 /** What `edit_file` is asked to do. */
 export type EditFileInput = Infer<typeof editInput>;

@@ -22,7 +22,12 @@ export const readSkillTool = defineTool({
       (e) =>
         failed(
           e.kind === "unknown-skill"
-            ? `[no skill named "${e.name}"; available: ${ctx.skills.list().map((s) => s.name).join(", ") || "none"}]`
+            ? `[no skill named "${e.name}"; available: ${
+                ctx.skills
+                  .list()
+                  .map((s) => s.name)
+                  .join(", ") || "none"
+              }]`
             : `[read_skill failed: ${e.message}]`,
         ),
     ),

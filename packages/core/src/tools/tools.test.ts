@@ -52,7 +52,9 @@ describe("tool input", () => {
     expect(bashTool.prepare([])._unsafeUnwrapErr()).toBe("input must be an object");
     expect(bashTool.prepare({ command: "ls", timeout_seconds: -1 })._unsafeUnwrapErr()).toBe('"timeout_seconds" must be a non-negative number');
     expect(bashTool.prepare({ command: "ls", timeout_seconds: null, extra: 1 }).isOk()).toBe(true);
-    expect(editFileTool.prepare({ path: "f", old_text: "a", new_text: "b", replace_all: "yes" })._unsafeUnwrapErr()).toBe('"replace_all" must be true or false');
+    expect(editFileTool.prepare({ path: "f", old_text: "a", new_text: "b", replace_all: "yes" })._unsafeUnwrapErr()).toBe(
+      '"replace_all" must be true or false',
+    );
   });
 });
 

@@ -4,7 +4,11 @@ import { scriptedModel } from "../testing/scripted-model.js";
 import { runModelStep } from "./model-step.js";
 
 const stepOf = (events: readonly ModelEvent[]) =>
-  runModelStep(scriptedModel({ kind: "events", events: [...events, { type: "finish", usage: {} }] }), { system: "", messages: [], tools: [], signal: new AbortController().signal }, () => undefined);
+  runModelStep(
+    scriptedModel({ kind: "events", events: [...events, { type: "finish", usage: {} }] }),
+    { system: "", messages: [], tools: [], signal: new AbortController().signal },
+    () => undefined,
+  );
 
 describe("runModelStep's reasoning", () => {
   it("keeps one part per item, in order, with its encrypted content", async () => {
@@ -14,7 +18,10 @@ describe("runModelStep's reasoning", () => {
       { type: "reasoning-end", item: "rs_1", encrypted: "enc-1" },
       { type: "reasoning", text: "c", item: "rs_2" },
     ]);
-    expect(reasoning).toEqual([{ text: "ab", item: "rs_1", encrypted: "enc-1" }, { text: "c", item: "rs_2" }]);
+    expect(reasoning).toEqual([
+      { text: "ab", item: "rs_1", encrypted: "enc-1" },
+      { text: "c", item: "rs_2" },
+    ]);
   });
 
   it("joins the deltas without an item that follow one another into one part, also after an item's part", async () => {

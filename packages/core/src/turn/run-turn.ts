@@ -214,7 +214,12 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     for (const call of calls) {
       const outcome = await executeCall({ sessionId: request.sessionId, gate: deps.gate, grants, mode: request.mode, loop, toolbox, ctx, emit }, call).catch(
         (thrown: unknown): CallOutcome =>
-          refusedCall(call, bareView(call, toolbox), `[${call.name} failed unexpectedly: ${String(thrown instanceof Error ? thrown.message : thrown).split("\n")[0]}]`, emit),
+          refusedCall(
+            call,
+            bareView(call, toolbox),
+            `[${call.name} failed unexpectedly: ${String(thrown instanceof Error ? thrown.message : thrown).split("\n")[0]}]`,
+            emit,
+          ),
       );
       if (outcome.result !== undefined) append(outcome.result);
       if (outcome.granted !== undefined) grants.add(outcome.granted);

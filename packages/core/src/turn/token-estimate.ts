@@ -13,5 +13,4 @@ const sizeOf = (m: Message): number => {
 };
 
 /** About four characters a token, plus a little per message. */
-export const estimateTokens = (messages: readonly Message[]): number =>
-  Math.ceil(messages.reduce((n, m) => n + sizeOf(m) + 16, 0) / 4);
+export const estimateTokens = (messages: readonly Message[]): number => Math.ceil(messages.reduce((n, m) => n + sizeOf(m) + 16, 0) / 4);

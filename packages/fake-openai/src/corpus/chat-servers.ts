@@ -20,7 +20,14 @@ const openaiUsage = {
 const lp = { logprobs: null };
 
 const azure = { id: "chatcmpl-AZ1", created: 1764600000, model: "gpt-4o-2024-11-20", system_fingerprint: "fp_az" };
-const filters = { content_filter_results: { hate: { filtered: false, severity: "safe" }, self_harm: { filtered: false, severity: "safe" }, sexual: { filtered: false, severity: "safe" }, violence: { filtered: false, severity: "safe" } } };
+const filters = {
+  content_filter_results: {
+    hate: { filtered: false, severity: "safe" },
+    self_harm: { filtered: false, severity: "safe" },
+    sexual: { filtered: false, severity: "safe" },
+    violence: { filtered: false, severity: "safe" },
+  },
+};
 const promptFilter = `data: ${JSON.stringify({ choices: [], created: 0, id: "", model: "", object: "", prompt_filter_results: [{ prompt_index: 0, ...filters }] })}\n\n`;
 
 const ollama = { id: "chatcmpl-421", created: 1764600000, model: "qwen3:8b", system_fingerprint: "fp_ollama" };
@@ -56,7 +63,22 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
     shape: "a tool call in pieces (id and name first, arguments after), with index",
     api: "chat",
     frames: [
-      chunk(openai, [choice({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_Zx1", type: "function", function: { name: "bash", arguments: "" } }], refusal: null }, null, lp)], { usage: null }),
+      chunk(
+        openai,
+        [
+          choice(
+            {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ index: 0, id: "call_Zx1", type: "function", function: { name: "bash", arguments: "" } }],
+              refusal: null,
+            },
+            null,
+            lp,
+          ),
+        ],
+        { usage: null },
+      ),
       chunk(openai, [choice({ tool_calls: [{ index: 0, function: { arguments: '{"comm' } }] }, null, lp)], { usage: null }),
       chunk(openai, [choice({ tool_calls: [{ index: 0, function: { arguments: 'and":"echo corpus-openai"}' } }] }, null, lp)], { usage: null }),
       chunk(openai, [choice({}, "tool_calls", lp)], { usage: null }),
@@ -77,7 +99,17 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
     shape: "a tool call cut off at the output limit: not run",
     api: "chat",
     frames: [
-      chunk(openai, [choice({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_cut", type: "function", function: { name: "bash", arguments: '{"command":"echo corpus-cut' } }] }, null, lp)]),
+      chunk(openai, [
+        choice(
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ index: 0, id: "call_cut", type: "function", function: { name: "bash", arguments: '{"command":"echo corpus-cut' } }],
+          },
+          null,
+          lp,
+        ),
+      ]),
       chunk(openai, [choice({}, "length", lp)]),
       DONE,
     ],
@@ -100,7 +132,12 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
     server: "Azure OpenAI",
     shape: "an answer stopped by the content filter (finish_reason content_filter)",
     api: "chat",
-    frames: [promptFilter, chunk(azure, [choice({ role: "assistant", content: "I can" }, null, filters)]), chunk(azure, [choice({}, "content_filter", filters)]), DONE],
+    frames: [
+      promptFilter,
+      chunk(azure, [choice({ role: "assistant", content: "I can" }, null, filters)]),
+      chunk(azure, [choice({}, "content_filter", filters)]),
+      DONE,
+    ],
     expect: { text: "I can\n[answer stopped by the model server's content filter]\n", stop: "end_turn", fullStop: "refusal" },
   },
   {
@@ -111,7 +148,13 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
     frames: [
       chunk(ollama, [choice({ role: "assistant", content: "", reasoning: "The user wants" })]),
       chunk(ollama, [choice({ role: "assistant", content: "", reasoning: " a command run." })]),
-      chunk(ollama, [choice({ role: "assistant", content: "", tool_calls: [{ id: "call_o1", index: 0, type: "function", function: { name: "bash", arguments: args("echo corpus-ollama") } }] })]),
+      chunk(ollama, [
+        choice({
+          role: "assistant",
+          content: "",
+          tool_calls: [{ id: "call_o1", index: 0, type: "function", function: { name: "bash", arguments: args("echo corpus-ollama") } }],
+        }),
+      ]),
       chunk(ollama, [choice({ role: "assistant", content: "" }, "stop")]),
       chunk(ollama, [], { usage: { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 } }),
       DONE,
@@ -220,11 +263,24 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
       chunk(deepseek, [choice({ content: null, reasoning_content: "Plan the essay." }, null, lp)]),
       chunk(deepseek, [choice({ content: "An essay that", reasoning_content: null }, null, lp)]),
       chunk(deepseek, [choice({ content: "", reasoning_content: null }, "length", lp)], {
-        usage: { prompt_tokens: 30, completion_tokens: 64, total_tokens: 94, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 40 }, prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: 30 },
+        usage: {
+          prompt_tokens: 30,
+          completion_tokens: 64,
+          total_tokens: 94,
+          prompt_tokens_details: { cached_tokens: 0 },
+          completion_tokens_details: { reasoning_tokens: 40 },
+          prompt_cache_hit_tokens: 0,
+          prompt_cache_miss_tokens: 30,
+        },
       }),
       DONE,
     ],
-    expect: { text: "An essay that\n[answer cut off: the model reached its output limit]\n", thought: "Plan the essay.", stop: "end_turn", fullStop: "max_tokens" },
+    expect: {
+      text: "An essay that\n[answer cut off: the model reached its output limit]\n",
+      thought: "Plan the essay.",
+      stop: "end_turn",
+      fullStop: "max_tokens",
+    },
   },
   {
     server: "Mistral",
@@ -262,9 +318,14 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
     api: "chat",
     frames: [
       chunk(groq, [choice({ role: "assistant", content: null }, null, lp)], { x_groq: { id: "req_01" } }),
-      chunk(groq, [choice({ tool_calls: [{ id: "call_g1", type: "function", function: { name: "bash", arguments: args("echo corpus-groq") }, index: 0 }] }, null, lp)]),
+      chunk(groq, [
+        choice({ tool_calls: [{ id: "call_g1", type: "function", function: { name: "bash", arguments: args("echo corpus-groq") }, index: 0 }] }, null, lp),
+      ]),
       chunk(groq, [choice({}, "tool_calls", lp)], {
-        x_groq: { id: "req_01", usage: { queue_time: 0.01, prompt_tokens: 200, prompt_time: 0.02, completion_tokens: 20, completion_time: 0.03, total_tokens: 220, total_time: 0.05 } },
+        x_groq: {
+          id: "req_01",
+          usage: { queue_time: 0.01, prompt_tokens: 200, prompt_time: 0.02, completion_tokens: 20, completion_time: 0.03, total_tokens: 220, total_time: 0.05 },
+        },
       }),
       DONE,
     ],
@@ -292,11 +353,29 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
     frames: [
       comment("OPENROUTER PROCESSING"),
       comment("OPENROUTER PROCESSING"),
-      chunk(openrouter, [choice({ role: "assistant", content: "", reasoning: "Weigh it.", reasoning_details: [{ type: "reasoning.text", text: "Weigh it.", format: "unknown", index: 0 }] }, null, { native_finish_reason: null, logprobs: null })]),
+      chunk(openrouter, [
+        choice(
+          {
+            role: "assistant",
+            content: "",
+            reasoning: "Weigh it.",
+            reasoning_details: [{ type: "reasoning.text", text: "Weigh it.", format: "unknown", index: 0 }],
+          },
+          null,
+          { native_finish_reason: null, logprobs: null },
+        ),
+      ]),
       chunk(openrouter, [choice({ role: "assistant", content: "Routed answer." }, null, { native_finish_reason: null, logprobs: null })]),
       chunk(openrouter, [choice({ role: "assistant", content: "" }, "stop", { native_finish_reason: "stop", logprobs: null })]),
       chunk(openrouter, [choice({ role: "assistant", content: "" }, null, { native_finish_reason: null, logprobs: null })], {
-        usage: { prompt_tokens: 15, completion_tokens: 9, total_tokens: 24, cost: 0.00002, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 4 } },
+        usage: {
+          prompt_tokens: 15,
+          completion_tokens: 9,
+          total_tokens: 24,
+          cost: 0.00002,
+          prompt_tokens_details: { cached_tokens: 0 },
+          completion_tokens_details: { reasoning_tokens: 4 },
+        },
       }),
       DONE,
     ],
@@ -311,7 +390,13 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
       chunk(xai, [{ index: 0, delta: { role: "assistant", reasoning_content: "Think briefly." } }]),
       chunk(xai, [{ index: 0, delta: { content: "Hi from Grok." } }]),
       chunk(xai, [{ index: 0, delta: {}, finish_reason: "stop" }], {
-        usage: { prompt_tokens: 25, completion_tokens: 8, total_tokens: 33, prompt_tokens_details: { text_tokens: 25, cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 5 } },
+        usage: {
+          prompt_tokens: 25,
+          completion_tokens: 8,
+          total_tokens: 33,
+          prompt_tokens_details: { text_tokens: 25, cached_tokens: 0 },
+          completion_tokens_details: { reasoning_tokens: 5 },
+        },
       }),
       DONE,
     ],
@@ -331,7 +416,9 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
     api: "chat",
     frames: [
       chunk(openai, [choice({ role: "assistant", content: "Let me run it." })]),
-      chunk(openai, [choice({ tool_calls: [{ index: 0, id: "call_nofinish", type: "function", function: { name: "bash", arguments: args("echo corpus-unfinished") } }] })]),
+      chunk(openai, [
+        choice({ tool_calls: [{ index: 0, id: "call_nofinish", type: "function", function: { name: "bash", arguments: args("echo corpus-unfinished") } }] }),
+      ]),
     ],
     expect: { text: "Let me run it.", error: "broke before the answer was finished" },
   },

@@ -1,12 +1,11 @@
 import { join } from "node:path";
-import type { ChangeTracker, FileDiff } from "@mm/core";
+import type { FileDiff } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { changeTracker } from "./change-tracker.js";
 import { diffsOf, gitRepo, sh, tempDirs, writeFiles } from "./test-support.js";
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanUp());
-
 
 const THREE_CHANGES = "sed -i 's/a/b/' f.txt && rm g.txt && echo x > h.txt && echo ignored > skip.log";
 

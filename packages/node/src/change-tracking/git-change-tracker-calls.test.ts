@@ -5,15 +5,13 @@
  */
 import { mkdir, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ChangeTracker, FileDiff } from "@mm/core";
+import type { ChangeTracker } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { gitChangeTracker } from "./git-change-tracker.js";
 import { changed, created, deleted, diffsOf, git, gitRepo, sh, tempDirs, writeFiles } from "./test-support.js";
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanUp());
-
-
 
 describe.each([
   { mode: "watching", watch: true },
@@ -47,7 +45,9 @@ describe.each([
     const repo = await gitRepo(await dirs.make(), { "a.txt": "1111\n" });
     const changes = await tracker();
     for (const text of ["2222\n", "3333\n", "4444\n"]) {
-      expect(await diffsOf(changes, repo, `printf '${text.trim()}\\n' > a.txt`)).toEqual([changed(join(repo, "a.txt"), `${String(Number(text[0]) - 1).repeat(4)}\n`, text)]);
+      expect(await diffsOf(changes, repo, `printf '${text.trim()}\\n' > a.txt`)).toEqual([
+        changed(join(repo, "a.txt"), `${String(Number(text[0]) - 1).repeat(4)}\n`, text),
+      ]);
     }
   });
 
@@ -83,7 +83,7 @@ describe.each([
   });
 
   it("follows a directory replaced by a file, and a file by a directory", async () => {
-    const repo = await gitRepo(await dirs.make(), { "d/a.txt": "a\n", "f": "f\n" });
+    const repo = await gitRepo(await dirs.make(), { "d/a.txt": "a\n", f: "f\n" });
     const changes = await tracker();
     expect(await diffsOf(changes, repo, "rm -r d && echo d > d && rm f && mkdir f && echo g > f/g")).toEqual([
       created(join(repo, "d"), "d\n"),
@@ -91,7 +91,10 @@ describe.each([
       deleted(join(repo, "f"), "f\n"),
       created(join(repo, "f/g"), "g\n"),
     ]);
-    expect(await diffsOf(changes, repo, "echo g2 > f/g && echo d2 > d")).toEqual([changed(join(repo, "d"), "d\n", "d2\n"), changed(join(repo, "f/g"), "g\n", "g2\n")]);
+    expect(await diffsOf(changes, repo, "echo g2 > f/g && echo d2 > d")).toEqual([
+      changed(join(repo, "d"), "d\n", "d2\n"),
+      changed(join(repo, "f/g"), "g\n", "g2\n"),
+    ]);
   });
 
   it("follows the excludes: a .gitignore edited by a call, and a new ignored directory", async () => {
@@ -114,7 +117,9 @@ describe.each([
     const changes = await tracker();
     const commit = "git -c user.name=t -c user.email=t@t -c commit.gpgsign=false commit -qam";
     expect(await diffsOf(changes, repo, `echo a2 > a.txt && ${commit} two`)).toEqual([changed(join(repo, "a.txt"), "a\n", "a2\n")]);
-    expect(await diffsOf(changes, repo, `git add -f kept.log && ${commit} three && git checkout -q HEAD~2 -- a.txt`)).toEqual([changed(join(repo, "a.txt"), "a2\n", "a\n")]);
+    expect(await diffsOf(changes, repo, `git add -f kept.log && ${commit} three && git checkout -q HEAD~2 -- a.txt`)).toEqual([
+      changed(join(repo, "a.txt"), "a2\n", "a\n"),
+    ]);
     expect(await diffsOf(changes, repo, "echo k2 > kept.log")).toEqual([changed(join(repo, "kept.log"), "k\n", "k2\n")]);
     expect(git(repo, "log", "--oneline").split("\n").filter(Boolean)).toHaveLength(3);
   });

@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ChangeTracker, FileDiff } from "@mm/core";
+import type { ChangeTracker } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { findWorkTree, gitChangeTracker } from "./git-change-tracker.js";
 import { diffsOf, git, gitRepo, sh, tempDirs, writeFiles } from "./test-support.js";
@@ -14,7 +14,6 @@ const tracker = async (options: ChangeTrackingOptions = {}): Promise<{ tracker: 
   const tempDir = await dirs.make("mm-ct-tmp-");
   return { tracker: gitChangeTracker({ ...options, tempDir }), tempDir };
 };
-
 
 describe("gitChangeTracker", () => {
   it("reports a change, a deletion and a creation made by a shell command", async () => {
@@ -59,7 +58,11 @@ describe("gitChangeTracker", () => {
   it("reports only files under a cwd that is a subdirectory of the repository, with their full paths", async () => {
     const repo = await gitRepo(await dirs.make(), { "top.txt": "t\n", "sub/a.txt": "a\n", "subway/b.txt": "b\n" });
     const { tracker: changes } = await tracker();
-    const diffs = await diffsOf(changes, join(repo, "sub"), "echo 1 >> a.txt && echo 2 >> ../top.txt && echo 3 >> ../subway/b.txt && mkdir d && echo c > d/c.txt");
+    const diffs = await diffsOf(
+      changes,
+      join(repo, "sub"),
+      "echo 1 >> a.txt && echo 2 >> ../top.txt && echo 3 >> ../subway/b.txt && mkdir d && echo c > d/c.txt",
+    );
     expect(diffs).toEqual([
       { path: join(repo, "sub", "a.txt"), oldText: "a\n", newText: "a\n1\n" },
       { path: join(repo, "sub", "d", "c.txt"), oldText: null, newText: "c\n" },
@@ -69,7 +72,11 @@ describe("gitChangeTracker", () => {
   it("names binary, large and linked files with a note instead of their texts", async () => {
     const repo = await gitRepo(await dirs.make(), { "img.bin": Buffer.from([1, 0, 2]), "big.txt": "x".repeat(200), "small.txt": "s\n" });
     const { tracker: changes } = await tracker({ maxFileBytes: 100 });
-    const diffs = await diffsOf(changes, repo, "printf '\\0\\3' > img.bin && rm big.txt && head -c 150 /dev/zero | tr '\\0' y > new.txt && ln -s small.txt link");
+    const diffs = await diffsOf(
+      changes,
+      repo,
+      "printf '\\0\\3' > img.bin && rm big.txt && head -c 150 /dev/zero | tr '\\0' y > new.txt && ln -s small.txt link",
+    );
     expect(diffs).toEqual([
       { path: join(repo, "big.txt"), oldText: null, newText: null, note: "file deleted, not shown: larger than 100 bytes" },
       { path: join(repo, "img.bin"), oldText: null, newText: null, note: "binary file changed, not shown" },

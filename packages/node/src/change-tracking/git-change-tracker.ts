@@ -71,9 +71,17 @@ export const gitSnapshotter = (options: GitSnapshotterOptions = {}): GitSnapshot
   const kept = keptPerCwd<KeptIndex>();
   const forget = kept.forget;
   const keptFor = (tree: WorkTree): KeptIndex =>
-    kept.get(tree.cwd, () => keptIndex(git, tree, { watch: options.watch ?? true }), (known) => sameTree(known.tree, tree));
+    kept.get(
+      tree.cwd,
+      () => keptIndex(git, tree, { watch: options.watch ?? true }),
+      (known) => sameTree(known.tree, tree),
+    );
   const snapshotOf = (index: KeptIndex, before: Snapshot): ChangeSnapshot =>
-    snapshotFinishingOnce(() => index.changesSince(before), () => forget(index.tree.cwd), (failure) => failure.message);
+    snapshotFinishingOnce(
+      () => index.changesSince(before),
+      () => forget(index.tree.cwd),
+      (failure) => failure.message,
+    );
 
   const begin = async (tree: WorkTree): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
     const known = refused.get(tree.cwd);

@@ -14,18 +14,14 @@ import type { WorkTree } from "./work-tree.js";
 
 type EntryKind = "absent" | "blob" | "link" | "submodule";
 
-const kindOf = (mode: string): EntryKind =>
-  mode === "000000" ? "absent" : mode === "120000" ? "link" : mode === "160000" ? "submodule" : "blob";
+const kindOf = (mode: string): EntryKind => (mode === "000000" ? "absent" : mode === "120000" ? "link" : mode === "160000" ? "submodule" : "blob");
 
 /** A mode-only change (the executable bit) is not a change of content. */
 const contentChanged = (entry: RawDiffEntry): boolean => entry.oldId !== entry.newId || kindOf(entry.oldMode) !== kindOf(entry.newMode);
 
 const blobIds = (entries: readonly RawDiffEntry[]): string[] => [
   ...new Set(
-    entries.flatMap((entry) => [
-      ...(kindOf(entry.oldMode) === "blob" ? [entry.oldId] : []),
-      ...(kindOf(entry.newMode) === "blob" ? [entry.newId] : []),
-    ]),
+    entries.flatMap((entry) => [...(kindOf(entry.oldMode) === "blob" ? [entry.oldId] : []), ...(kindOf(entry.newMode) === "blob" ? [entry.newId] : [])]),
   ),
 ];
 

@@ -10,7 +10,18 @@ import { gitEnvironment, runGit, type GitFailure } from "./run-git.js";
 export type GitContext = { readonly path: string; readonly env: NodeJS.ProcessEnv; readonly limits: TrackingLimits; readonly tempDir: string };
 
 /** Options that keep git from writing anything beyond the index it is given and loose objects. */
-const GIT_CONFIG = ["-c", "core.splitIndex=false", "-c", "advice.addEmbeddedRepo=false", "-c", "advice.addIgnoredFile=false", "-c", "core.safecrlf=false", "-c", "gc.auto=0"];
+const GIT_CONFIG = [
+  "-c",
+  "core.splitIndex=false",
+  "-c",
+  "advice.addEmbeddedRepo=false",
+  "-c",
+  "advice.addIgnoredFile=false",
+  "-c",
+  "core.safecrlf=false",
+  "-c",
+  "gc.auto=0",
+];
 
 /** Runs git steps in `cwd` on the private index `indexFile`, against one deadline. */
 export type GitSteps = {

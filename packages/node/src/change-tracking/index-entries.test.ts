@@ -26,7 +26,13 @@ describe.each([2, 3, 4])("indexDifferences, index version %i", (version) => {
       { path: "a.txt", oldMode: "100644", newMode: "100644", oldId: git(repo, "rev-parse", "HEAD:a.txt").trim(), newId: id("a.txt") },
       { path: "d/b.txt", oldMode: "100644", newMode: "000000", oldId: git(repo, "rev-parse", "HEAD:d/b.txt").trim(), newId: zero },
       { path: "d/n.txt", oldMode: "000000", newMode: "100644", oldId: zero, newId: id("d/n.txt") },
-      { path: "l", oldMode: "000000", newMode: "120000", oldId: zero, newId: execFileSync("git", ["hash-object", "--stdin"], { input: "a.txt" }).toString().trim() },
+      {
+        path: "l",
+        oldMode: "000000",
+        newMode: "120000",
+        oldId: zero,
+        newId: execFileSync("git", ["hash-object", "--stdin"], { input: "a.txt" }).toString().trim(),
+      },
     ];
     expect(indexDifferences(before, after, 20, [""])).toEqual(expected);
     expect(indexDifferences(before, after, 20, ["d", "l"])).toEqual(expected.slice(1));

@@ -137,7 +137,13 @@ type Side = { readonly mode: string; readonly id: string };
 
 const sideOf = (t: Table, i: number, idBytes: number): Side => {
   const at = t.entry[i]!;
-  return { mode: t.bytes.readUInt32BE(at + MODE_AT).toString(8).padStart(6, "0"), id: t.bytes.toString("hex", at + STAT_BYTES, at + STAT_BYTES + idBytes) };
+  return {
+    mode: t.bytes
+      .readUInt32BE(at + MODE_AT)
+      .toString(8)
+      .padStart(6, "0"),
+    id: t.bytes.toString("hex", at + STAT_BYTES, at + STAT_BYTES + idBytes),
+  };
 };
 
 const pathOf = (t: Table, i: number): string => t.paths.toString("utf8", t.pathAt[i]!, t.pathAt[i]! + t.pathLength[i]!);
@@ -178,7 +184,12 @@ export const indexDifferences = (before: Buffer | undefined, after: Buffer | und
   let i = 0;
   let j = 0;
   while (i < a.count || j < b.count) {
-    const side = i === a.count ? 1 : j === b.count ? -1 : a.paths.compare(b.paths, b.pathAt[j]!, b.pathAt[j]! + b.pathLength[j]!, a.pathAt[i]!, a.pathAt[i]! + a.pathLength[i]!);
+    const side =
+      i === a.count
+        ? 1
+        : j === b.count
+          ? -1
+          : a.paths.compare(b.paths, b.pathAt[j]!, b.pathAt[j]! + b.pathLength[j]!, a.pathAt[i]!, a.pathAt[i]! + a.pathLength[i]!);
     if (side === 0) {
       const x = a.entry[i]!;
       const y = b.entry[j]!;

@@ -12,7 +12,21 @@
  * removed at its end, the file given back its own mtime (git's racy-entry check compares with it).
  */
 import { createHash } from "node:crypto";
-import { closeSync, copyFileSync, fstatSync, mkdtempSync, openSync, readSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff } from "@mm/core";
@@ -227,7 +241,11 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       const ignored = await rules.ignoredDirectories(steps, fresh.map(pathspec));
       if (ignored.isErr()) return err(ignored.error);
       for (const dir of fresh.filter((d) => !ignored.value.has(d))) {
-        const listing = listDirectories(tree.cwd, dir, { skip: (relative) => ignored.value.has(relative), repositoriesApart: true, max: maxWatched - active.size() });
+        const listing = listDirectories(tree.cwd, dir, {
+          skip: (relative) => ignored.value.has(relative),
+          repositoriesApart: true,
+          max: maxWatched - active.size(),
+        });
         for (const repository of listing.repositories) repositories.add(repository);
         if (listing.truncated || !active.add(listing.dirs)) {
           stopWatching();
@@ -237,7 +255,10 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     }
     const named = [...adds, ...repositories];
     const tracked = trackedPaths(index?.bytes, tree.idBytes, [...adds, ...removes].map(pathspec));
-    smudge(steps.indexFile, [...adds].map(pathspec).filter((path) => tracked.has(path)));
+    smudge(
+      steps.indexFile,
+      [...adds].map(pathspec).filter((path) => tracked.has(path)),
+    );
     const stage = async (): Promise<Result<unknown, GitFailure>> => {
       // Files the index holds, changed or gone: `update-index` looks at them alone, no directory read.
       if (fresh.length === 0 && repositories.size === 0 && [...adds, ...removes].every((path) => tracked.has(pathspec(path)))) {
@@ -283,7 +304,8 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       taken.paths.size > MAX_NAMED_PATHS ||
       [...taken.paths].some(isIgnoreFile) ||
       rules.excludesMoved();
-    if (!gone && !full && taken !== undefined && repositories.size === 0 && [...taken.paths].every((path) => path === "" || isGitDirectory(path))) return ok({ kind: "none" });
+    if (!gone && !full && taken !== undefined && repositories.size === 0 && [...taken.paths].every((path) => path === "" || isGitDirectory(path)))
+      return ok({ kind: "none" });
     const touched = await onDisk(async (indexFile): Promise<Result<Touched, GitFailure>> => {
       const steps = gitSteps(git, tree.top, indexFile, timeoutMs);
       if (gone) return (await steps.run(["rm", "-r", "-q", "-f", "--cached", "--ignore-unmatch", "--", pathspec("")])).map((): Touched => ({ kind: "all" }));

@@ -116,12 +116,20 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
         continue;
       }
       // A directory new to the watcher: watched first, then scanned, so no change falls in between.
-      const listing = listDirectories(cwd, path, { skip: (_relative, name) => SKIPPED_DIRECTORIES.has(name), repositoriesApart: false, max: maxWatched - active.size() });
+      const listing = listDirectories(cwd, path, {
+        skip: (_relative, name) => SKIPPED_DIRECTORIES.has(name),
+        repositoriesApart: false,
+        max: maxWatched - active.size(),
+      });
       if (listing.truncated || !active.add(listing.dirs)) {
         stopWatching();
         return fullStep(timeoutMs, new Set());
       }
-      const outcome = await scanTree(cwd, { ...scanLimits(timeoutMs), maxFiles: limits.maxFiles - entries.size, maxContentBytes: limits.maxSnapshotBytes - contentBytes }, path);
+      const outcome = await scanTree(
+        cwd,
+        { ...scanLimits(timeoutMs), maxFiles: limits.maxFiles - entries.size, maxContentBytes: limits.maxSnapshotBytes - contentBytes },
+        path,
+      );
       if (outcome.kind !== "done") return err(outcome);
       for (const [relative, entry] of outcome.entries) {
         entries.set(relative, entry);
@@ -140,7 +148,7 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
     }
     const root = lstatOrUndefined(cwd);
     const rootMoved = watcher !== undefined && (root === undefined || !watcher.watches("", root.ino) || taken?.suspects.has("") === true);
-    const partial = inStep && !rootMoved && watcher !== undefined && taken !== undefined && taken.complete && taken.paths.size <= MAX_NAMED_PATHS;
+    const partial = inStep && !rootMoved && watcher !== undefined && taken?.complete && taken.paths.size <= MAX_NAMED_PATHS;
     const result = partial ? await partialStep(watcher!, taken!, timeoutMs) : await fullStep(timeoutMs, taken?.suspects ?? new Set());
     inStep = result.isOk();
     if (result.isOk() && (result.value.kind === "all" || result.value.paths.length > 0)) step += 1;
@@ -158,8 +166,7 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
     if (touched.kind === "all" || before.step !== stepBefore) return ok(await compareScans(cwd, before, entries, limits));
     if (touched.paths.length === 0) return ok([]);
     // Only the named paths can differ; their stamps can't be trusted to say how (same-second rewrites).
-    const named = (map: ReadonlyMap<string, ScannedEntry>) =>
-      new Map([...map].filter(([relative]) => touched.paths.some((path) => within(path, relative))));
+    const named = (map: ReadonlyMap<string, ScannedEntry>) => new Map([...map].filter(([relative]) => touched.paths.some((path) => within(path, relative))));
     return ok(await compareScans(cwd, { entries: named(before.entries), startedMs: Number.NEGATIVE_INFINITY }, named(entries), limits));
   };
 
@@ -175,4 +182,3 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
     },
   };
 };
-

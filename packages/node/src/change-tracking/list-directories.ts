@@ -4,7 +4,7 @@
  * left out by the caller's rule and, when asked, directories holding a `.git` entry (repositories of
  * their own) are named apart and not entered.
  */
-import { readdirSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 export type DirectoryListing = {
@@ -36,7 +36,7 @@ export const listDirectories = (root: string, from: string, options: ListOptions
   const repositories: string[] = [];
   const pending = [from];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(join(root, next), { withFileTypes: true });
     } catch (error) {

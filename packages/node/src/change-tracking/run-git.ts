@@ -41,7 +41,11 @@ export const gitEnvironment = (base: NodeJS.ProcessEnv, indexFile?: string): Nod
 
 const subcommandOf = (args: readonly string[]): string => args.find((arg, i) => !arg.startsWith("-") && args[i - 1] !== "-c") ?? "git";
 
-const firstLine = (text: string): string => text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+const firstLine = (text: string): string =>
+  text
+    .split("\n")
+    .find((line) => line.trim() !== "")
+    ?.trim() ?? "";
 
 const run = (command: GitCommand): Promise<Buffer | GitFailure> =>
   new Promise((resolve) => {

@@ -4,7 +4,6 @@
  */
 import { rename, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ChangeTracker, FileDiff } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { scanChangeTracker } from "./scan-change-tracker.js";
 import { changed, created, deleted, diffsOf, sh, tempDirs, writeFiles } from "./test-support.js";
@@ -12,13 +11,11 @@ import { changed, created, deleted, diffsOf, sh, tempDirs, writeFiles } from "./
 const dirs = tempDirs();
 afterEach(() => dirs.cleanUp());
 
-
 const folder = async (files: Record<string, string>): Promise<string> => {
   const dir = await dirs.make();
   await writeFiles(dir, files);
   return dir;
 };
-
 
 describe.each([
   { mode: "watching", watch: true },
@@ -30,7 +27,10 @@ describe.each([
     expect(await diffsOf(changes, dir, "echo a2 > a.txt")).toEqual([changed(join(dir, "a.txt"), "a\n", "a2\n")]);
     expect(await diffsOf(changes, dir, "true")).toEqual([]);
     await writeFiles(dir, { "b.txt": "edited by the editor\n", "new.txt": "n\n" });
-    expect(await diffsOf(changes, dir, "rm a.txt && echo n2 > new.txt")).toEqual([deleted(join(dir, "a.txt"), "a2\n"), changed(join(dir, "new.txt"), "n\n", "n2\n")]);
+    expect(await diffsOf(changes, dir, "rm a.txt && echo n2 > new.txt")).toEqual([
+      deleted(join(dir, "a.txt"), "a2\n"),
+      changed(join(dir, "new.txt"), "n\n", "n2\n"),
+    ]);
     expect(await diffsOf(changes, dir, "echo b2 > b.txt")).toEqual([changed(join(dir, "b.txt"), "edited by the editor\n", "b2\n")]);
   });
 
@@ -50,10 +50,15 @@ describe.each([
   it("follows new, renamed and replaced directories, and leaves node_modules out", async () => {
     const dir = await folder({ "d/a.txt": "a\n" });
     const changes = scanChangeTracker({ watch });
-    expect(await diffsOf(changes, dir, "mkdir -p n/m node_modules/x && echo x > n/m/x.txt && echo i > node_modules/x/i.js")).toEqual([created(join(dir, "n/m/x.txt"), "x\n")]);
+    expect(await diffsOf(changes, dir, "mkdir -p n/m node_modules/x && echo x > n/m/x.txt && echo i > node_modules/x/i.js")).toEqual([
+      created(join(dir, "n/m/x.txt"), "x\n"),
+    ]);
     expect(await diffsOf(changes, dir, "echo y > n/m/x.txt && echo j > node_modules/x/i.js")).toEqual([changed(join(dir, "n/m/x.txt"), "x\n", "y\n")]);
     expect(await diffsOf(changes, dir, "mv d e")).toEqual([deleted(join(dir, "d/a.txt"), "a\n"), created(join(dir, "e/a.txt"), "a\n")]);
-    expect(await diffsOf(changes, dir, "echo b > e/a.txt && mkdir d && echo c > d/c.txt")).toEqual([created(join(dir, "d/c.txt"), "c\n"), changed(join(dir, "e/a.txt"), "a\n", "b\n")]);
+    expect(await diffsOf(changes, dir, "echo b > e/a.txt && mkdir d && echo c > d/c.txt")).toEqual([
+      created(join(dir, "d/c.txt"), "c\n"),
+      changed(join(dir, "e/a.txt"), "a\n", "b\n"),
+    ]);
     expect(await diffsOf(changes, dir, "rm -r d && mkdir d && echo c2 > d/c.txt")).toEqual([changed(join(dir, "d/c.txt"), "c\n", "c2\n")]);
     expect(await diffsOf(changes, dir, "echo c3 > d/c.txt")).toEqual([changed(join(dir, "d/c.txt"), "c2\n", "c3\n")]);
   });

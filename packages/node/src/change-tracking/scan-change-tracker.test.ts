@@ -1,13 +1,11 @@
 import { utimes } from "node:fs/promises";
 import { join } from "node:path";
-import type { ChangeTracker, FileDiff } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { scanChangeTracker } from "./scan-change-tracker.js";
 import { diffsOf, sh, tempDirs, writeFiles } from "./test-support.js";
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanUp());
-
 
 const folder = async (files: Record<string, string | Buffer>): Promise<string> => {
   const dir = await dirs.make();
@@ -40,7 +38,11 @@ describe("scanChangeTracker", () => {
 
   it("looks into subdirectories but not into .git or node_modules", async () => {
     const dir = await folder({ "src/a.ts": "1\n", "node_modules/m/i.js": "1\n", ".git/HEAD": "ref\n" });
-    const diffs = await diffsOf(scanChangeTracker(), dir, "echo 2 > src/a.ts && echo 2 > node_modules/m/i.js && echo x > .git/HEAD && mkdir -p src/new && echo n > src/new/n.ts");
+    const diffs = await diffsOf(
+      scanChangeTracker(),
+      dir,
+      "echo 2 > src/a.ts && echo 2 > node_modules/m/i.js && echo x > .git/HEAD && mkdir -p src/new && echo n > src/new/n.ts",
+    );
     expect(diffs.map((diff) => diff.path)).toEqual([join(dir, "src/a.ts"), join(dir, "src/new/n.ts")]);
   });
 
@@ -69,13 +71,11 @@ describe("scanChangeTracker", () => {
     const dir = await folder({ "a.txt": "1234\n", "b.txt": "5678\n" });
     await utimes(join(dir, "b.txt"), new Date(2020, 1, 1), new Date(2020, 1, 1));
     const diffs = await diffsOf(scanChangeTracker({ maxDiffBytes: 4 }), dir, "echo 9 >> a.txt && touch b.txt");
-    expect(diffs).toEqual([
-      { path: join(dir, "a.txt"), oldText: null, newText: null, note: "file changed, not shown: this command's diffs are over 4 bytes" },
-    ]);
+    expect(diffs).toEqual([{ path: join(dir, "a.txt"), oldText: null, newText: null, note: "file changed, not shown: this command's diffs are over 4 bytes" }]);
   });
 
   it("is unavailable, at once from then on, over the file count", async () => {
-    const dir = await folder({ "a": "1", "b": "2", "c/d": "3", "c/e": "4" });
+    const dir = await folder({ a: "1", b: "2", "c/d": "3", "c/e": "4" });
     const tracker = scanChangeTracker({ maxFiles: 3 });
     const first = (await tracker.begin(dir))._unsafeUnwrapErr();
     expect(first).toEqual({ kind: "unavailable", reason: `${dir} is too large to watch: over 3 files outside git` });
@@ -84,13 +84,13 @@ describe("scanChangeTracker", () => {
   });
 
   it("is unavailable over the content a snapshot may hold", async () => {
-    const dir = await folder({ "a": "12345", "b": "67890" });
+    const dir = await folder({ a: "12345", b: "67890" });
     const result = await scanChangeTracker({ maxSnapshotBytes: 8 }).begin(dir);
     expect(result._unsafeUnwrapErr()).toEqual({ kind: "unavailable", reason: `${dir} is too large to watch: over 8 bytes of files outside git` });
   });
 
   it("fails a finish when the command left too many files", async () => {
-    const dir = await folder({ "a": "1" });
+    const dir = await folder({ a: "1" });
     const snapshot = (await scanChangeTracker({ maxFiles: 3 }).begin(dir))._unsafeUnwrap();
     sh(dir, "touch b c d e");
     expect((await snapshot.finish())._unsafeUnwrapErr()).toEqual({ kind: "failed", reason: `${dir} now holds over 3 files` });

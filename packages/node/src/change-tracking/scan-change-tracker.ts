@@ -57,7 +57,11 @@ export const scanChangeTracker = (options: ScanTrackerOptions = {}): ScanTracker
   const forget = kept.forget;
   const keptFor = (cwd: string): KeptScan => kept.get(cwd, () => keptScan(cwd, limits, { watch: options.watch ?? true }));
   const snapshotOf = (scan: KeptScan, before: ScanState): ChangeSnapshot =>
-    snapshotFinishingOnce(() => scan.changesSince(before), () => forget(scan.cwd), (outcome) => finishFailure(scan.cwd, outcome, limits));
+    snapshotFinishingOnce(
+      () => scan.changesSince(before),
+      () => forget(scan.cwd),
+      (outcome) => finishFailure(scan.cwd, outcome, limits),
+    );
 
   const begin = async (cwd: string): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
     const known = refused.get(cwd);

@@ -53,7 +53,12 @@ export type ScanSnapshot = { readonly entries: ReadonlyMap<string, ScannedEntry>
  * The FileDiffs between two scans of `cwd`: a file whose stamp is unchanged and older than the first
  * scan by over a second is taken as unchanged; any other is read again and compared by content.
  */
-export const compareScans = async (cwd: string, before: ScanSnapshot, after: ReadonlyMap<string, ScannedEntry>, limits: TrackingLimits): Promise<FileDiff[]> => {
+export const compareScans = async (
+  cwd: string,
+  before: ScanSnapshot,
+  after: ReadonlyMap<string, ScannedEntry>,
+  limits: TrackingLimits,
+): Promise<FileDiff[]> => {
   const changes: FileChange[] = [];
   const budget = { left: limits.maxDiffBytes };
   const add = (change: FileChange): void => {
@@ -66,7 +71,8 @@ export const compareScans = async (cwd: string, before: ScanSnapshot, after: Rea
     const path = join(cwd, relative);
     const then = before.entries.get(relative);
     if (then === undefined) {
-      const created = now.kind === "file" && now.size > budget.left && now.size <= limits.maxFileBytes ? { kind: "omitted" as const } : await stateAfter(path, now, limits);
+      const created =
+        now.kind === "file" && now.size > budget.left && now.size <= limits.maxFileBytes ? { kind: "omitted" as const } : await stateAfter(path, now, limits);
       if (created !== null) add({ path, before: null, after: created });
       continue;
     }
@@ -83,4 +89,3 @@ export const compareScans = async (cwd: string, before: ScanSnapshot, after: Rea
   }
   return fileDiffsOf(changes, limits);
 };
-

@@ -69,12 +69,12 @@ export const scanFile = (path: string, limits: ScanLimits, contentBytes: number)
   if (!info.isFile()) return undefined;
   const size = Number(info.size);
   const stamp = `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
+  // biome-ignore lint/complexity/useMathMinMax: bigints (Math.max takes numbers only)
   const touchedMs = Number((info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs) / 1_000_000n);
   const withContent = limits.withContent && size <= limits.maxFileBytes && contentBytes + size <= limits.maxContentBytes;
   const content = withContent ? unlessVanished(() => readFileSync(path)) : undefined;
   return content === undefined ? { kind: "file", size, stamp, touchedMs } : { kind: "file", size, stamp, touchedMs, content };
 };
-
 
 /**
  * Walks `root` (relative paths in the result), or only its subdirectory `from`. Synchronous calls,

@@ -8,7 +8,11 @@ import type { ChangeTracker, FileDiff } from "@mm/core";
 export const sh = (cwd: string, command: string): string => execFileSync("bash", ["-c", command], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 export const git = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 
 export const writeFiles = async (root: string, files: Record<string, string | Buffer>): Promise<void> => {
   for (const [path, content] of Object.entries(files)) {

@@ -66,7 +66,6 @@ export const watchBudget = (max: number): number => {
   }
 };
 
-
 const within = (dir: string, path: string): boolean => dir === "" || path === dir || path.startsWith(`${dir}/`);
 
 export type TreeWatcherLimits = {

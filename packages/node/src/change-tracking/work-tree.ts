@@ -26,13 +26,27 @@ export type WorkTree = {
 /** `git rev-parse` is quick whatever the repository's size; a generous bound, not a budget. */
 const LOCATE_TIMEOUT_MS = 10_000;
 
-export const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
+export const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** The work tree `cwd` is inside, or undefined when it is in none (or git can't tell). Never rejects. */
 export const findWorkTree = async (cwd: string, options: ChangeTrackingOptions = {}): Promise<WorkTree | undefined> => {
   const result = await runGit({
     git: options.gitPath ?? "git",
-    args: ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "info/exclude", "--show-object-format"],
+    args: [
+      "rev-parse",
+      "--is-inside-work-tree",
+      "--show-toplevel",
+      "--show-prefix",
+      "--git-path",
+      "index",
+      "--git-path",
+      "info/exclude",
+      "--show-object-format",
+    ],
     cwd,
     env: gitEnvironment(options.env ?? process.env),
     timeoutMs: LOCATE_TIMEOUT_MS,
@@ -57,8 +71,7 @@ const ancestors = (cwd: string): string[] => {
  */
 export const workTreeFinder = (options: ChangeTrackingOptions = {}): ((cwd: string) => Promise<WorkTree | undefined>) => {
   const found = new Map<string, WorkTree | undefined>();
-  const stillValid = async (tree: WorkTree): Promise<boolean> =>
-    (await exists(tree.index)) && (tree.prefix === "" || !(await exists(join(tree.cwd, ".git"))));
+  const stillValid = async (tree: WorkTree): Promise<boolean> => (await exists(tree.index)) && (tree.prefix === "" || !(await exists(join(tree.cwd, ".git"))));
   const stillOutside = async (cwd: string): Promise<boolean> => {
     for (const dir of ancestors(cwd)) if (await exists(join(dir, ".git"))) return false;
     return true;

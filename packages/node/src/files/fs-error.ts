@@ -8,11 +8,8 @@ import { errorCode } from "../errno.js";
 /** Which operation failed: a parent that is a file means something else to a write than to a read. */
 export type FsOperation = "read" | "write" | "stat";
 
-
 const syscallOf = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "syscall" in error && typeof error.syscall === "string"
-    ? error.syscall
-    : undefined;
+  typeof error === "object" && error !== null && "syscall" in error && typeof error.syscall === "string" ? error.syscall : undefined;
 
 const ioMessage = (error: unknown): string => {
   const code = errorCode(error);
@@ -26,9 +23,7 @@ export const fsErrorOf = (path: string, error: unknown, operation: FsOperation =
     case "ENOENT":
       return { kind: "not-found", path };
     case "ENOTDIR":
-      return operation === "write"
-        ? { kind: "io", path, message: "a parent is not a directory" }
-        : { kind: "not-found", path };
+      return operation === "write" ? { kind: "io", path, message: "a parent is not a directory" } : { kind: "not-found", path };
     case "EACCES":
     case "EPERM":
       return { kind: "denied", path };

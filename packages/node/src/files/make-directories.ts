@@ -8,7 +8,6 @@ import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { errorCode } from "../errno.js";
 
-
 const errno = (code: string, path: string): Error => Object.assign(new Error(`${code}: ${path}`), { code, syscall: "mkdir", path });
 
 /** Creates `dir` and its missing parents (with `mode` for `dir` itself); fine when it exists. */

@@ -50,7 +50,15 @@ type Kind = { isFile(): boolean; isDirectory(): boolean; isFIFO(): boolean; isSo
 const notRegular = (path: string, info: Kind): FsError | undefined => {
   if (info.isFile()) return undefined;
   if (info.isDirectory()) return { kind: "is-directory", path };
-  const what = info.isFIFO() ? "a FIFO" : info.isSocket() ? "a socket" : info.isCharacterDevice() ? "a character device" : info.isBlockDevice() ? "a block device" : "a special file";
+  const what = info.isFIFO()
+    ? "a FIFO"
+    : info.isSocket()
+      ? "a socket"
+      : info.isCharacterDevice()
+        ? "a character device"
+        : info.isBlockDevice()
+          ? "a block device"
+          : "a special file";
   return { kind: "io", path, message: `not a regular file (${what})` };
 };
 
@@ -93,24 +101,17 @@ const writeRegular = async (path: string, text: string): Promise<Result<void, Fs
   }
 };
 
-const kindOf = (info: { isFile(): boolean; isDirectory(): boolean }): FileStat["kind"] =>
-  info.isFile() ? "file" : info.isDirectory() ? "directory" : "other";
+const kindOf = (info: { isFile(): boolean; isDirectory(): boolean }): FileStat["kind"] => (info.isFile() ? "file" : info.isDirectory() ? "directory" : "other");
 
 /** The FileSystem port on the local disk. Paths are absolute; no method throws or rejects. */
 export const nodeFileSystem = (options: NodeFileSystemOptions = {}): FileSystem => {
   const maxReadBytes = options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
   return {
-    readText: (path) =>
-      new ResultAsync(readBounded(path, maxReadBytes).catch((error: unknown) => err(fsErrorOf(path, error, "read")))),
-    writeText: (path, text) =>
-      new ResultAsync(writeRegular(path, text).catch((error: unknown) => err(fsErrorOf(path, error, "write")))),
+    readText: (path) => new ResultAsync(readBounded(path, maxReadBytes).catch((error: unknown) => err(fsErrorOf(path, error, "read")))),
+    writeText: (path, text) => new ResultAsync(writeRegular(path, text).catch((error: unknown) => err(fsErrorOf(path, error, "write")))),
     readBytes: (path) =>
-      new ResultAsync(readBytesBounded(path, maxReadBytes).catch((error: unknown) => err(fsErrorOf(path, error, "read")))).map(
-        (bytes): Uint8Array => bytes,
-      ),
+      new ResultAsync(readBytesBounded(path, maxReadBytes).catch((error: unknown) => err(fsErrorOf(path, error, "read")))).map((bytes): Uint8Array => bytes),
     stat: (path) =>
-      ResultAsync.fromPromise(fsStat(path), (error) => fsErrorOf(path, error, "stat")).map(
-        (info): FileStat => ({ kind: kindOf(info), size: info.size }),
-      ),
+      ResultAsync.fromPromise(fsStat(path), (error) => fsErrorOf(path, error, "stat")).map((info): FileStat => ({ kind: kindOf(info), size: info.size })),
   };
 };

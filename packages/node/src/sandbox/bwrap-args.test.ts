@@ -44,9 +44,7 @@ describe("bwrapArgs", () => {
   });
 
   it("binds a cwd, writable dirs and the home under /tmp after the private /tmp, shallowest first", () => {
-    const args = bwrapArgs(
-      layout({ cwd: "/tmp/t/project", writable: ["/tmp/cache", "/var/cache/x"], readOnly: ["/tmp/t/home"] }),
-    );
+    const args = bwrapArgs(layout({ cwd: "/tmp/t/project", writable: ["/tmp/cache", "/var/cache/x"], readOnly: ["/tmp/t/home"] }));
     expect(mounts(args)).toEqual([
       ["--ro-bind", "/", "/"],
       ["--bind", "/var/cache/x", "/var/cache/x"],

@@ -49,22 +49,31 @@ export const bwrapArgs = (layout: BwrapLayout): readonly string[] => {
   const readOnly = layout.readOnly.filter((dir) => underTmp(dir) && !writable.some((rw) => isWithin(dir, rw)));
   const visible = (path: string): boolean => !underTmp(path) || [...writable, ...readOnly].some((dir) => underTmp(dir) && isWithin(path, dir));
   return [
-    "--ro-bind", "/", "/",
+    "--ro-bind",
+    "/",
+    "/",
     ...bindArgs(writable.filter((dir) => !underTmp(dir)).map((path) => ({ path, writable: true }))),
-    "--dev", "/dev",
-    "--proc", "/proc",
-    "--bind", layout.privateTmp, SANDBOX_TMP,
-    ...bindArgs([
-      ...readOnly.map((path) => ({ path, writable: false })),
-      ...writable.filter(underTmp).map((path) => ({ path, writable: true })),
-    ]),
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--bind",
+    layout.privateTmp,
+    SANDBOX_TMP,
+    ...bindArgs([...readOnly.map((path) => ({ path, writable: false })), ...writable.filter(underTmp).map((path) => ({ path, writable: true }))]),
     ...layout.hidden
       .filter((hidden) => visible(hidden.path))
       .flatMap((hidden) => ["--ro-bind", hidden.kind === "dir" ? layout.masks.dir : layout.masks.file, hidden.path]),
-    "--unshare-user", "--unshare-pid", "--unshare-ipc",
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
     ...(layout.network ? [] : ["--unshare-net"]),
-    "--cap-drop", "ALL",
-    "--setenv", "TMPDIR", SANDBOX_TMP,
-    "--chdir", layout.cwd,
+    "--cap-drop",
+    "ALL",
+    "--setenv",
+    "TMPDIR",
+    SANDBOX_TMP,
+    "--chdir",
+    layout.cwd,
   ];
 };

@@ -46,7 +46,7 @@ const request = (command: string, overrides: Partial<ShellRequest> = {}): ShellR
   ...overrides,
 });
 
-const shell = bashShell({ env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, MM_VISIBLE: "yes" }, wrapper: sandbox.wrapper, killGraceMs: 300 });
+const shell = bashShell({ env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, MM_VISIBLE: "yes" }, wrapper: sandbox.wrapper, killGraceMs: 300 });
 const run = async (command: string, overrides: Partial<ShellRequest> = {}) => (await shell.run(request(command, overrides)))._unsafeUnwrap();
 
 /** Processes whose command line contains `marker`. */

@@ -49,7 +49,10 @@ export const bwrapSandbox = (options: BwrapSandboxOptions): BwrapSandbox => {
   const room: SandboxRoom | undefined = made.isOk() ? made.value : undefined;
   const ready: Promise<Result<void, SandboxUnavailable>> = made.match(
     (room) => startChecked(bwrapPath, settings, room),
-    (message) => Promise.resolve(err({ reason: `its private /tmp could not be made (${message})`, remedy: 'make the system temp directory writable, or set tools.sandbox to "off"' })),
+    (message) =>
+      Promise.resolve(
+        err({ reason: `its private /tmp could not be made (${message})`, remedy: 'make the system temp directory writable, or set tools.sandbox to "off"' }),
+      ),
   );
   const wrapper: CommandWrapper = {
     wrap: (bashArgv, request) =>
@@ -66,7 +69,12 @@ export const bwrapSandbox = (options: BwrapSandboxOptions): BwrapSandbox => {
         ? result
         : {
             ...result,
-            output: withSandboxHints(result.output, { network: settings.network, hidden: hiddenPathsFor(settings, request.cwd), cwd: request.cwd, home: settings.home }),
+            output: withSandboxHints(result.output, {
+              network: settings.network,
+              hidden: hiddenPathsFor(settings, request.cwd),
+              cwd: request.cwd,
+              home: settings.home,
+            }),
           },
   };
   return {

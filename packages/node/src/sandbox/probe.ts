@@ -25,7 +25,12 @@ const USERNS =
   `user namespaces), ${OFF}`;
 const USERNS_SIGNS = /namespace|uid map|uid_map|setgroups|unshare|Operation not permitted|No permissions/i;
 
-const firstLine = (text: string): string => text.split("\n").find((line) => line.trim() !== "")?.trim().slice(0, 300) ?? "";
+const firstLine = (text: string): string =>
+  text
+    .split("\n")
+    .find((line) => line.trim() !== "")
+    ?.trim()
+    .slice(0, 300) ?? "";
 
 /** Words for a failed probe. */
 export const explainProbeFailure = (failure: ProbeFailure): SandboxUnavailable => {
@@ -49,13 +54,27 @@ const PROBE_TIMEOUT_MS = 5000;
 /** Runs `bwrap <args> -- true`; ok when it exits 0. Never rejects. */
 export const probeBwrap = (bwrapPath: string, args: readonly string[]): Promise<Result<void, SandboxUnavailable>> =>
   new Promise((resolve) => {
-    execFile(bwrapPath, [...args, "--", "true"], { timeout: PROBE_TIMEOUT_MS, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } }, (error, _stdout, stderr) => {
-      if (error === null) {
-        resolve(ok(undefined));
-        return;
-      }
-      const errno = typeof error.code === "string" ? error.code : undefined;
-      const exitCode = typeof error.code === "number" ? error.code : null;
-      resolve(err(explainProbeFailure({ ...(errno !== undefined ? { errno } : {}), exitCode, stderr: String(stderr), timedOut: error.killed === true && errno === undefined })));
-    });
+    execFile(
+      bwrapPath,
+      [...args, "--", "true"],
+      { timeout: PROBE_TIMEOUT_MS, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } },
+      (error, _stdout, stderr) => {
+        if (error === null) {
+          resolve(ok(undefined));
+          return;
+        }
+        const errno = typeof error.code === "string" ? error.code : undefined;
+        const exitCode = typeof error.code === "number" ? error.code : null;
+        resolve(
+          err(
+            explainProbeFailure({
+              ...(errno !== undefined ? { errno } : {}),
+              exitCode,
+              stderr: String(stderr),
+              timedOut: error.killed === true && errno === undefined,
+            }),
+          ),
+        );
+      },
+    );
   });

@@ -21,7 +21,7 @@ const NO_NETWORK =
 const DENIED = /Permission denied|\bEACCES\b|Operation not permitted|\bEPERM\b/;
 
 export const READ_ONLY_HINT =
-  "[sandbox: this command runs sandboxed (tools.sandbox \"workspace\"): only the session's directory, /tmp and the directories of tools.writable are writable, the rest is read-only. Write inside the project, or ask the user to add the directory to tools.writable.]";
+  '[sandbox: this command runs sandboxed (tools.sandbox "workspace"): only the session\'s directory, /tmp and the directories of tools.writable are writable, the rest is read-only. Write inside the project, or ask the user to add the directory to tools.writable.]';
 export const NO_NETWORK_HINT =
   "[sandbox: this command runs sandboxed without network (tools.network is false): no host can be reached, not even a server on 127.0.0.1 outside the sandbox. Do not retry; ask the user to set tools.network to true if the task needs the network.]";
 export const hiddenHint = (path: string): string =>

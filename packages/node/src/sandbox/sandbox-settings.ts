@@ -5,15 +5,7 @@
 import { isAbsolute, resolve } from "node:path";
 
 /** Always hidden: credentials in the home directory, and the Docker socket (root on the host). */
-export const BUILT_IN_HIDDEN: readonly string[] = [
-  "~/.ssh",
-  "~/.aws",
-  "~/.config/gcloud",
-  "~/.gnupg",
-  "~/.netrc",
-  "/run/docker.sock",
-  "/var/run/docker.sock",
-];
+export const BUILT_IN_HIDDEN: readonly string[] = ["~/.ssh", "~/.aws", "~/.config/gcloud", "~/.gnupg", "~/.netrc", "/run/docker.sock", "/var/run/docker.sock"];
 
 /** The sandbox's settings, paths already expanded where they can be. */
 export type SandboxSettings = {

@@ -20,15 +20,13 @@ export type SandboxView = {
 };
 
 /** True when `path` is `root` or below it (both absolute and normalised). */
-export const isWithin = (path: string, root: string): boolean =>
-  path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
+export const isWithin = (path: string, root: string): boolean => path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
 
 /**
  * The directories that show through the private /tmp at their own path: those at or under /tmp among
  * the home, the cwd and the writable ones (a session opened in /tmp itself gets the real one).
  */
-export const boundUnderTmp = (view: SandboxView): readonly string[] =>
-  [view.home, view.cwd, ...view.writable].filter((dir) => isWithin(dir, SANDBOX_TMP));
+export const boundUnderTmp = (view: SandboxView): readonly string[] => [view.home, view.cwd, ...view.writable].filter((dir) => isWithin(dir, SANDBOX_TMP));
 
 /**
  * The host path of what a sandboxed command finds at `path` (absolute): itself, except under /tmp,

@@ -14,7 +14,13 @@ afterAll(() => {
 const world = (parent = "/var/tmp") => {
   const root = mkdtempSync(join(parent, "mm-sandboxed-fs-"));
   roots.push(root);
-  const dirs = { cwd: join(root, "project"), home: join(root, "home"), cache: join(root, "cache"), privateTmp: join(root, "room/tmp"), other: join(root, "other") };
+  const dirs = {
+    cwd: join(root, "project"),
+    home: join(root, "home"),
+    cache: join(root, "cache"),
+    privateTmp: join(root, "room/tmp"),
+    other: join(root, "other"),
+  };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   mkdirSync(join(dirs.home, ".ssh"));
   writeFileSync(join(dirs.home, ".ssh/id_rsa"), "SECRET");

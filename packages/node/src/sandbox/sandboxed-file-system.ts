@@ -38,7 +38,12 @@ type Access = "read" | "write";
 
 const decide = async (boundary: FileBoundary, path: string, access: Access): Promise<Result<string, FsError>> => {
   const cwd = boundary.cwd();
-  const view: SandboxView = { cwd: cwd ?? boundary.privateTmp, writable: boundary.settings.writable, home: boundary.settings.home, privateTmp: boundary.privateTmp };
+  const view: SandboxView = {
+    cwd: cwd ?? boundary.privateTmp,
+    writable: boundary.settings.writable,
+    home: boundary.settings.home,
+    privateTmp: boundary.privateTmp,
+  };
   const host = hostPathOf(view, path);
   const [real, hidden] = await Promise.all([realPathOf(host), Promise.all(hiddenPathsFor(boundary.settings, view.cwd).map(realPathOf))]);
   if (hidden.some((root) => isWithin(real, root))) return err({ kind: "io", path, message: HIDDEN_MESSAGE });

@@ -14,9 +14,7 @@ export const SESSION_FORMAT = "mm-session";
 export const SESSION_VERSION = 1;
 
 /** Why a document could not be decoded: `message` is one line naming the offending field. */
-export type SessionDocumentError =
-  | { readonly kind: "corrupt"; readonly message: string }
-  | { readonly kind: "unsupported-version"; readonly version: unknown };
+export type SessionDocumentError = { readonly kind: "corrupt"; readonly message: string } | { readonly kind: "unsupported-version"; readonly version: unknown };
 
 /** A validation failure at one field, carried as a value through the single pass. */
 export class Invalid {
@@ -25,8 +23,7 @@ export class Invalid {
 
 type Json = { readonly [key: string]: unknown };
 
-export const isRecord = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export const shown = (value: unknown): string => {
   if (value === undefined) return "nothing";

@@ -91,7 +91,10 @@ export const listSessionFiles = async (dir: string, cwd: string): Promise<Result
   } catch (error) {
     return err(failure(`cannot list sessions dir ${dir}: ${reasonOf(error)}`));
   }
-  const ids = names.filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -5)).filter(isSessionId);
+  const ids = names
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => name.slice(0, -5))
+    .filter(isSessionId);
   const summaries = await Promise.all(
     ids.map(async (id) => {
       const head = await readHead(join(dir, `${id}.json`));
@@ -102,9 +105,7 @@ export const listSessionFiles = async (dir: string, cwd: string): Promise<Result
     }),
   );
   return ok(
-    summaries
-      .filter((s): s is StoredSessionSummary => s !== undefined && s.cwd === cwd)
-      .sort((a, b) => b.updatedAt - a.updatedAt || b.id.localeCompare(a.id)),
+    summaries.filter((s): s is StoredSessionSummary => s !== undefined && s.cwd === cwd).sort((a, b) => b.updatedAt - a.updatedAt || b.id.localeCompare(a.id)),
   );
 };
 
@@ -115,6 +116,8 @@ export const removeSessionFile = async (dir: string, id: string): Promise<Result
     return ok(undefined);
   } catch (error) {
     const code = errorCode(error);
-    return code === "ENOENT" || code === "ENOTDIR" ? ok(undefined) : err({ kind: "io", id, message: `cannot remove ${join(dir, `${id}.json`)}: ${reasonOf(error)}` });
+    return code === "ENOENT" || code === "ENOTDIR"
+      ? ok(undefined)
+      : err({ kind: "io", id, message: `cannot remove ${join(dir, `${id}.json`)}: ${reasonOf(error)}` });
   }
 };

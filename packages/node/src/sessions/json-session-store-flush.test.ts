@@ -49,7 +49,13 @@ afterEach(async () => {
 });
 
 const journalPath = () => join(cwd, ".mm", "sessions", `${ID}.journal`);
-const sessionOf = (history: readonly Message[], updatedAt = 2_000): StoredSession => ({ id: ID, cwd, createdAt: 1_000, updatedAt, history: history as History });
+const sessionOf = (history: readonly Message[], updatedAt = 2_000): StoredSession => ({
+  id: ID,
+  cwd,
+  createdAt: 1_000,
+  updatedAt,
+  history: history as History,
+});
 const call = assistantMessage("", [{ id: "call_1", name: "bash", input: { command: "echo 1" } }]);
 const result: Message = { role: "tool", callId: "call_1", toolName: "bash", status: "completed", output: "1\n[exit code: 0]" };
 const base: Message[] = [systemMessage("s"), userMessage("q")];

@@ -25,7 +25,11 @@ const documentPath = () => join(dir(), `${ID}.json`);
 const journalPath = () => join(dir(), `${ID}.journal`);
 const store = () => jsonSessionStore({ dir: ".mm/sessions" });
 const sessionOf = (history: History, updatedAt = 2_000): StoredSession => ({ id: ID, cwd, createdAt: 1_000, updatedAt, history });
-const journalLinesOf = async () => (await readFile(journalPath(), "utf8")).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+const journalLinesOf = async () =>
+  (await readFile(journalPath(), "utf8"))
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** A turn: the question, then `calls` tool calls with their results, then the answer. */
 const turn = (n: number, calls = 2): Message[] => [
@@ -214,7 +218,10 @@ describe("jsonSessionStore: loading a journal", () => {
     const lines = (await readFile(journalPath(), "utf8")).split("\n");
     [lines[1], lines[2]] = [lines[2]!, lines[1]!];
     await writeFile(journalPath(), lines.join("\n"));
-    expect((await store().load(cwd, ID))._unsafeUnwrapErr()).toMatchObject({ kind: "corrupt", message: expect.stringMatching(/^journal line 2\.at: expected 0 or 1, got 2$/) });
+    expect((await store().load(cwd, ID))._unsafeUnwrapErr()).toMatchObject({
+      kind: "corrupt",
+      message: expect.stringMatching(/^journal line 2\.at: expected 0 or 1, got 2$/),
+    });
   });
 
   it("refuses a journal of a newer version", async () => {

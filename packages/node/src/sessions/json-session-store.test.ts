@@ -4,15 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  assistantMessage,
-  describeStoreError,
-  summaryMessage,
-  systemMessage,
-  userMessage,
-  type History,
-  type StoredSession,
-} from "@mm/core";
+import { assistantMessage, describeStoreError, summaryMessage, systemMessage, userMessage, type History, type StoredSession } from "@mm/core";
 import { jsonSessionStore } from "./json-session-store.js";
 import { crashHistory, crashVersionOf } from "../../test-fixtures/crash-history.js";
 
@@ -187,17 +179,40 @@ describe("jsonSessionStore: files it does not understand", () => {
     ["no messages", { ...valid(), messages: undefined }, "messages: expected an array, got nothing"],
     ["empty messages", withMessages(), "messages: expected at least the system prompt, got an empty array"],
     ["a user message first", withMessages(userMessage("hi")), 'messages[0].role: expected system (the system prompt comes first), got "user"'],
-    ["a second system prompt", withMessages(systemMessage("a"), userMessage("b"), systemMessage("c")), 'messages[2].role: expected user/assistant/tool, got "system"'],
+    [
+      "a second system prompt",
+      withMessages(systemMessage("a"), userMessage("b"), systemMessage("c")),
+      'messages[2].role: expected user/assistant/tool, got "system"',
+    ],
     ["a message that is not an object", withMessages(systemMessage("a"), "hi"), 'messages[1]: expected an object, got "hi"'],
     ["a numeric text", withMessages(systemMessage("a"), { role: "user", text: 1 }), "messages[1].text: expected a string, got 1"],
     ["a false summary mark", withMessages(systemMessage("a"), { role: "user", text: "s", summary: false }), "messages[1].summary: expected true, got false"],
     ["no toolCalls", withMessages(systemMessage("a"), { role: "assistant", text: "" }), "messages[1].toolCalls: expected an array, got nothing"],
-    ["a call without id", withMessages(systemMessage("a"), { role: "assistant", text: "", toolCalls: [{ name: "bash", input: {} }] }), "messages[1].toolCalls[0].id: expected a string, got nothing"],
-    ["an unknown status", withMessages(systemMessage("a"), { role: "tool", callId: "call_1", toolName: "bash", status: "done", output: "" }), 'messages[1].status: expected completed/failed, got "done"'],
-    ["no output", withMessages(systemMessage("a"), { role: "tool", callId: "call_1", toolName: "bash", status: "failed" }), "messages[1].output: expected a string, got nothing"],
+    [
+      "a call without id",
+      withMessages(systemMessage("a"), { role: "assistant", text: "", toolCalls: [{ name: "bash", input: {} }] }),
+      "messages[1].toolCalls[0].id: expected a string, got nothing",
+    ],
+    [
+      "an unknown status",
+      withMessages(systemMessage("a"), { role: "tool", callId: "call_1", toolName: "bash", status: "done", output: "" }),
+      'messages[1].status: expected completed/failed, got "done"',
+    ],
+    [
+      "no output",
+      withMessages(systemMessage("a"), { role: "tool", callId: "call_1", toolName: "bash", status: "failed" }),
+      "messages[1].output: expected a string, got nothing",
+    ],
     [
       "a bad diff",
-      withMessages(systemMessage("a"), { role: "tool", callId: "c", toolName: "edit_file", status: "completed", output: "", diffs: [{ path: "/a", oldText: 1, newText: null }] }),
+      withMessages(systemMessage("a"), {
+        role: "tool",
+        callId: "c",
+        toolName: "edit_file",
+        status: "completed",
+        output: "",
+        diffs: [{ path: "/a", oldText: 1, newText: null }],
+      }),
       "messages[1].diffs[0].oldText: expected a string or null, got 1",
     ],
   ];
@@ -319,12 +334,13 @@ const killMidSave = (round: number, delayMs: number): Promise<number> =>
     proc.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     proc.stdout.on("data", (chunk: Buffer) => {
       if (saves === 0) void sleep(delayMs).then(() => proc.kill("SIGKILL"));
-      saves += chunk.toString().split("\n").filter((line) => line.startsWith("saved")).length;
+      saves += chunk
+        .toString()
+        .split("\n")
+        .filter((line) => line.startsWith("saved")).length;
     });
     proc.on("error", fail);
-    proc.on("exit", (_code, signal) =>
-      signal === "SIGKILL" ? done(saves) : fail(new Error(`child ended without being killed: ${stderr}`)),
-    );
+    proc.on("exit", (_code, signal) => (signal === "SIGKILL" ? done(saves) : fail(new Error(`child ended without being killed: ${stderr}`))));
   });
 
 describe.runIf(posix)("jsonSessionStore: crash safety", () => {

@@ -116,7 +116,13 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     const document = join(dir, `${id}.json`);
     const known = slots.get(document);
     if (known !== undefined) return known;
-    const slot: Slot = { dir, paths: { document, journal: join(dir, `${id}.journal`), lock: join(dir, `${id}.lock`) }, lock: undefined, kept: undefined, flushing: undefined };
+    const slot: Slot = {
+      dir,
+      paths: { document, journal: join(dir, `${id}.journal`), lock: join(dir, `${id}.lock`) },
+      lock: undefined,
+      kept: undefined,
+      flushing: undefined,
+    };
     slots.set(document, slot);
     return slot;
   };

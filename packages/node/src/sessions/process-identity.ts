@@ -74,8 +74,7 @@ export const ownerAlive =
   };
 
 /** The same process (pid, start time, boot and host alike). */
-export const sameOwner = (a: LockOwner, b: LockOwner): boolean =>
-  a.pid === b.pid && a.started === b.started && a.boot === b.boot && a.host === b.host;
+export const sameOwner = (a: LockOwner, b: LockOwner): boolean => a.pid === b.pid && a.started === b.started && a.boot === b.boot && a.host === b.host;
 
 /** A holder for a person: `pid 4242`, or `pid 4242 on host build-7`. */
 export const describeOwner = (owner: LockOwner, self: LockOwner): string =>

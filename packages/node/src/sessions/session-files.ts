@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants, lstatSync } from "node:fs";
-import { lstat, open, rename, unlink, type FileHandle } from "node:fs/promises";
+import { open, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";

@@ -52,9 +52,7 @@ export type Flush = "now" | "soon";
 /** The flush of `fd` on the thread pool, then its close: what went wrong, or undefined. */
 const flushInBackground = (fd: number, path: string): Promise<string | undefined> =>
   new Promise((resolve) =>
-    fdatasync(fd, (flushError) =>
-      close(fd, () => resolve(flushError === null ? undefined : `cannot write ${path}: ${reasonOf(flushError)}`)),
-    ),
+    fdatasync(fd, (flushError) => close(fd, () => resolve(flushError === null ? undefined : `cannot write ${path}: ${reasonOf(flushError)}`))),
   );
 
 /**

@@ -24,12 +24,22 @@ const cut = async (path: string, length: number): Promise<boolean> => {
 
 /** The session's state once its journal is read (`reading`) onto the document (`base`). */
 export const repairJournal = async (path: string, base: Kept, reading: JournalReading, holding: boolean): Promise<Kept> => {
-  const found = await lstat(path).then((info) => ({ ino: info.ino, length: info.size }), () => undefined);
+  const found = await lstat(path).then(
+    (info) => ({ ino: info.ino, length: info.size }),
+    () => undefined,
+  );
   const ino = found?.ino;
   const length = found?.length ?? 0;
   if (ino === undefined) return reading.kind === "stale" ? base : { ...base, session: reading.session, broken: true };
   if (reading.kind === "stale") {
-    if (holding && (await unlink(path).then(() => true, () => false))) return base;
+    if (
+      holding &&
+      (await unlink(path).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return base;
     return { ...base, broken: true, journal: { ino, bytes: length } };
   }
   const session = reading.session;

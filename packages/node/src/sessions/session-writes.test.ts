@@ -8,7 +8,13 @@ const history: History = [
   { role: "assistant", text: "Done.", toolCalls: [] },
 ];
 const stored: StoredSession = { id: "20260101-000000-00000001", cwd: "/p", createdAt: 1, updatedAt: 2, history };
-const keptOf = (session: StoredSession): Kept => ({ session, generation: "0123456789ab", document: { ino: 1, size: 4096, mtimeMs: 1 }, journal: undefined, broken: false });
+const keptOf = (session: StoredSession): Kept => ({
+  session,
+  generation: "0123456789ab",
+  document: { ino: 1, size: 4096, mtimeMs: 1 },
+  journal: undefined,
+  broken: false,
+});
 const grown = (session: StoredSession, extra: Partial<StoredSession> = {}): StoredSession => ({
   ...session,
   updatedAt: 3,

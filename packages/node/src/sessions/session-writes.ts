@@ -55,8 +55,14 @@ export const planWrite = (kept: Kept | undefined, session: StoredSession): Resul
   // The journal holds messages only: a change of title, model or mode rewrites the document.
   const sameSettings = kept !== undefined && sameTitle(kept.session, session) && kept.session.model === session.model && kept.session.mode === session.mode;
   const appendable =
-    kept !== undefined && sameSettings && kept.generation !== undefined && !kept.broken && kept.session.cwd === session.cwd && kept.session.createdAt === session.createdAt;
+    kept !== undefined &&
+    sameSettings &&
+    kept.generation !== undefined &&
+    !kept.broken &&
+    kept.session.cwd === session.cwd &&
+    kept.session.createdAt === session.createdAt;
   const lines = appendable ? journalLines(kept.session.history, session.history, session.updatedAt) : undefined;
+  // biome-ignore lint/complexity/useOptionalChain: the explicit check narrows `lines` for the lines below
   if (lines !== undefined && lines.isErr()) return err(lines.error);
   if (lines !== undefined && lines.value === "") return ok("nothing");
   const documentBytes = kept === undefined || kept.document === "absent" ? 0 : kept.document.size;

@@ -15,8 +15,7 @@ const request = (command: string, overrides: Partial<ShellRequest> = {}): ShellR
   ...overrides,
 });
 
-const run = async (command: string, overrides: Partial<ShellRequest> = {}) =>
-  (await bashShell().run(request(command, overrides)))._unsafeUnwrap();
+const run = async (command: string, overrides: Partial<ShellRequest> = {}) => (await bashShell().run(request(command, overrides)))._unsafeUnwrap();
 
 /** Running and not a zombie. */
 const isRunning = (pid: number): boolean => {
@@ -69,7 +68,7 @@ describe("bashShell", () => {
 
   it("runs in the given cwd, as bash, with the given env", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mm-sh-"));
-    const shell = bashShell({ env: { PATH: process.env["PATH"], MM_PROBE: "probe" } });
+    const shell = bashShell({ env: { PATH: process.env.PATH, MM_PROBE: "probe" } });
     const result = (await shell.run(request('pwd; echo "$MM_PROBE"; echo "${BASH_VERSION:+bash}"', { cwd: dir })))._unsafeUnwrap();
     expect(result.output).toBe(`${dir}\nprobe\nbash\n`);
     await rm(dir, { recursive: true });

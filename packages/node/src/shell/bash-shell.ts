@@ -51,9 +51,7 @@ const checkWorkingDirectory = (cwd: string): ResultAsync<void, ShellError> =>
   ResultAsync.fromPromise(stat(cwd), () => ({
     kind: "spawn" as const,
     message: `working directory does not exist: ${cwd}`,
-  })).andThen((info) =>
-    info.isDirectory() ? ok(undefined) : err({ kind: "spawn" as const, message: `working directory is not a directory: ${cwd}` }),
-  );
+  })).andThen((info) => (info.isDirectory() ? ok(undefined) : err({ kind: "spawn" as const, message: `working directory is not a directory: ${cwd}` })));
 
 const bashArgv = (bashPath: string, request: ShellRequest): readonly string[] => [bashPath, "-c", MERGE_THEN_RUN, bashPath, request.command];
 

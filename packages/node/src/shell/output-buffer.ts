@@ -15,8 +15,7 @@ export type OutputBuffer = {
 
 const isContinuation = (byte: number): boolean => (byte & 0xc0) === 0x80;
 
-const sequenceLength = (lead: number): number =>
-  lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+const sequenceLength = (lead: number): number => (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1);
 
 /** `bytes` without a multibyte character cut short at its end. */
 export const dropPartialEnd = (bytes: Buffer): Buffer => {

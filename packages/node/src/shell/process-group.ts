@@ -41,8 +41,7 @@ const hasLiveMemberInProc = (pgid: number): boolean | undefined => {
 };
 
 /** True while some process of group `pgid` is still running (zombies excluded where /proc exists). */
-export const isGroupAlive = (pgid: number): boolean =>
-  signalGroup(pgid, 0) && (hasLiveMemberInProc(pgid) ?? true);
+export const isGroupAlive = (pgid: number): boolean => signalGroup(pgid, 0) && (hasLiveMemberInProc(pgid) ?? true);
 
 /** Options of {@link terminateGroup}. */
 export type TerminateOptions = {

@@ -18,8 +18,7 @@ const put = async (path: string, text: string) => {
   await writeFile(join(root, path), text);
 };
 
-const skillMd = (name: string, description: string, body = `# ${name}\n\nDo the thing.\n`) =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
+const skillMd = (name: string, description: string, body = `# ${name}\n\nDo the thing.\n`) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
 
 const load = async (...dirs: string[]) => {
   const warnings: string[] = [];
@@ -123,9 +122,7 @@ describe("loadDiskSkillCatalogue", () => {
     const { catalogue, warnings } = await load("user", "project");
     expect(catalogue.list()).toEqual([{ name: "review", description: "Project review." }]);
     expect((await catalogue.read("review"))._unsafeUnwrap().instructions).toBe("Project body.\n");
-    expect(warnings).toEqual([
-      `mm: skill ${join(root, "user", "review")}: shadowed by ${join(root, "project", "review")} (same name review)`,
-    ]);
+    expect(warnings).toEqual([`mm: skill ${join(root, "user", "review")}: shadowed by ${join(root, "project", "review")} (same name review)`]);
   });
 
   it("reads a dir listed twice only once", async () => {
@@ -160,9 +157,7 @@ describe("loadDiskSkillCatalogue", () => {
     await put("skills/pdf-processing/SKILL.md", text);
     const { catalogue, warnings } = await load("skills");
     expect(warnings).toEqual([]);
-    expect(catalogue.list()).toEqual([
-      { name: "pdf-processing", description: "Extract text and tables from PDF files. Use when the user mentions PDFs." },
-    ]);
+    expect(catalogue.list()).toEqual([{ name: "pdf-processing", description: "Extract text and tables from PDF files. Use when the user mentions PDFs." }]);
     expect((await catalogue.read("pdf-processing"))._unsafeUnwrap().instructions).toBe("Body.");
   });
 });
@@ -199,9 +194,12 @@ describe("skill front matter", () => {
   });
 
   it("reads | and > block scalars with their chomping", () => {
-    expect(
-      fields("lit: |", "  one", "    two", "", "  three", "", "fold: >-", "  one", "  two", "", "  three", "keep: |+", "  x", "", "next: y"),
-    ).toEqual({ lit: "one\n  two\n\nthree\n", fold: "one two\nthree", keep: "x\n\n", next: "y" });
+    expect(fields("lit: |", "  one", "    two", "", "  three", "", "fold: >-", "  one", "  two", "", "  three", "keep: |+", "  x", "", "next: y")).toEqual({
+      lit: "one\n  two\n\nthree\n",
+      fold: "one two\nthree",
+      keep: "x\n\n",
+      next: "y",
+    });
   });
 
   it("fails on a line that is not key: value and on a bad quote", () => {

@@ -22,7 +22,6 @@ const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 type DiskSkill = SkillSummary & { readonly dir: string };
 
-
 /** SKILL.md is read like any file a tool reads: regular files only, never blocking on a FIFO or device. */
 const files = nodeFileSystem({ maxReadBytes: 1024 * 1024 });
 

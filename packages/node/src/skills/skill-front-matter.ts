@@ -17,15 +17,34 @@ export const splitFrontMatter = (source: string): FrontMatterSplit | undefined =
   if (!FENCE.test(lines[0] ?? "")) return undefined;
   const end = lines.findIndex((line, i) => i > 0 && CLOSING.test(line));
   if (end < 0) return undefined;
-  const body = lines.slice(end + 1).join("\n").replace(/^(?:[ \t]*\n)+/, "");
+  const body = lines
+    .slice(end + 1)
+    .join("\n")
+    .replace(/^(?:[ \t]*\n)+/, "");
   return { frontMatter: lines.slice(1, end).join("\n"), body };
 };
 
 const KEY_LINE = /^([^\s#:'"][^:]*?)[ \t]*:(?:[ \t]+(.*))?$/;
 const BLOCK_HEADER = /^([|>])([1-9]?)([+-]?)([1-9]?)[ \t]*(?:#.*)?$/;
 const ESCAPES: Readonly<Record<string, string>> = {
-  "0": "\0", a: "\x07", b: "\b", t: "\t", "\t": "\t", n: "\n", v: "\v", f: "\f", r: "\r", e: "\x1b",
-  " ": " ", '"': '"', "/": "/", "\\": "\\", N: "\u0085", _: "\u00a0", L: "\u2028", P: "\u2029",
+  "0": "\0",
+  a: "\x07",
+  b: "\b",
+  t: "\t",
+  "\t": "\t",
+  n: "\n",
+  v: "\v",
+  f: "\f",
+  r: "\r",
+  e: "\x1b",
+  " ": " ",
+  '"': '"',
+  "/": "/",
+  "\\": "\\",
+  N: "\u0085",
+  _: "\u00a0",
+  L: "\u2028",
+  P: "\u2029",
 };
 const HEX_LENGTH: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
 
@@ -112,7 +131,7 @@ const chomped = (text: string, chomp: string, trailingBlanks: number): string =>
   return chomp === "+" ? `${text}\n${"\n".repeat(trailingBlanks)}` : `${text}\n`;
 };
 
-const valueOf = (rest: string, continuation: readonly string[]): Result<string, string> => {
+const scalarValue = (rest: string, continuation: readonly string[]): Result<string, string> => {
   const header = BLOCK_HEADER.exec(rest);
   if (header !== null) {
     const [, style = "|", indentA = "", chomp = "", indentB = ""] = header;
@@ -137,7 +156,7 @@ export const parseFrontMatter = (frontMatter: string): Result<ReadonlyMap<string
     if (match === null) return err(`SKILL.md line ${lineNumber}: expected "key: value" in the front matter`);
     const start = i;
     while (i < lines.length && (isBlank(lines[i] ?? "") || indentOf(lines[i] ?? "") > 0)) i++;
-    const value = valueOf((match[2] ?? "").trim(), lines.slice(start, i));
+    const value = scalarValue((match[2] ?? "").trim(), lines.slice(start, i));
     if (value.isErr()) return err(`SKILL.md line ${lineNumber}: ${value.error}`);
     fields.set((match[1] ?? "").trim(), value.value);
   }

@@ -6,7 +6,12 @@ import type { Clock, RandomHex } from "@mm/core";
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** Random hex digits from `crypto.randomBytes`. */
-export const cryptoRandomHex: RandomHex = { hex: (n) => randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n) };
+export const cryptoRandomHex: RandomHex = {
+  hex: (n) =>
+    randomBytes(Math.ceil(n / 2))
+      .toString("hex")
+      .slice(0, n),
+};
 
 /** The OS line of the system prompt for this process, e.g. `linux x64`. */
 export const platformLine = (): string => `${process.platform} ${process.arch}`;
