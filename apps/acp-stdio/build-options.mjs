@@ -22,7 +22,8 @@ export const bundleOptions = (entry, outdir, name) => ({
   chunkNames: "chunks/[name]-[hash]",
   // CommonJS dependencies bundled into an ES module still call `require` (for Node's built-ins).
   banner: { js: 'import { createRequire as __mmCreateRequire } from "node:module"; const require = __mmCreateRequire(import.meta.url);' },
-  minify: true,
+  // `MM_BUILD_READABLE=1 node build.mjs` keeps names and whitespace, for a CPU profile one can read.
+  minify: process.env.MM_BUILD_READABLE !== "1",
   legalComments: "none",
   logLevel: "warning",
   write: false,

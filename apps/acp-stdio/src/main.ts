@@ -74,7 +74,8 @@ const main = async (): Promise<void> => {
   if (chosen === undefined) return;
   const { level: chosenLevel, loaded } = chosen;
   const log = leveledLog(chosenLevel, stderrLine);
-  const { config, source } = loaded;
+  const { config, source, notices } = loaded;
+  for (const notice of notices) log.warn(notice);
   const skills = await loadDiskSkillCatalogue(config.skills.dirs, log.warn);
   const proxy = proxySettings(process.env);
   for (const line of bannerLines(config, skills.list(), source, describeProxy(proxy, config.model.baseURL))) log.info(line);

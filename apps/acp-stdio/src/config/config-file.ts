@@ -1,6 +1,7 @@
 /**
- * Finding and reading the config file: `--config FILE`, else `$MM_CONFIG`, else `./.mm/config.json`,
- * else `$XDG_CONFIG_HOME/mm/config.json` (default `~/.config/mm/config.json`). Explicit ones must exist.
+ * Finding and reading the config files: `--config FILE`, else `$MM_CONFIG`, alone; else the user's
+ * `$XDG_CONFIG_HOME/mm/config.json` (default `~/.config/mm/config.json`) with the project's
+ * `./.mm/config.json` over it (project-config.ts says what the project's may set). Explicit ones must exist.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
@@ -50,15 +51,27 @@ export const userConfigPath = (env: ConfigLocation["env"], home: string): string
   return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config"), "mm", "config.json");
 };
 
-/** The config file to use, per the discovery order; null when there is none. */
-export const findConfigFile = (location: ConfigLocation): Result<ConfigCandidate | null, ConfigError> =>
-  configArgument(location.argv).map((argument) => {
+/** The files to read: the one named by `--config` / `$MM_CONFIG` alone, else the user's and the project's that exist. */
+export type ConfigFiles =
+  | { readonly kind: "explicit"; readonly path: string }
+  | { readonly kind: "found"; readonly user: string | undefined; readonly project: string | undefined };
+
+/** The config files to read, per the discovery order. */
+export const findConfigFiles = (location: ConfigLocation): Result<ConfigFiles, ConfigError> =>
+  configArgument(location.argv).map((argument): ConfigFiles => {
     const explicit = argument ?? nonEmpty(location.env.MM_CONFIG);
-    if (explicit !== undefined) return { path: resolve(location.cwd, explicit), explicit: true };
-    const local = join(location.cwd, ".mm", "config.json");
-    if (existsSync(local)) return { path: local, explicit: false };
+    if (explicit !== undefined) return { kind: "explicit", path: resolve(location.cwd, explicit) };
+    const project = join(location.cwd, ".mm", "config.json");
     const user = userConfigPath(location.env, location.home);
-    return existsSync(user) ? { path: user, explicit: false } : null;
+    return { kind: "found", user: existsSync(user) ? user : undefined, project: existsSync(project) && project !== user ? project : undefined };
+  });
+
+/** The first config file read, per the discovery order (the explicit one, else the project's, else the user's); null when there is none. */
+export const findConfigFile = (location: ConfigLocation): Result<ConfigCandidate | null, ConfigError> =>
+  findConfigFiles(location).map((files) => {
+    if (files.kind === "explicit") return { path: files.path, explicit: true };
+    const path = files.project ?? files.user;
+    return path === undefined ? null : { path, explicit: false };
   });
 
 const readProblem = (path: string, error: unknown): ConfigError => {

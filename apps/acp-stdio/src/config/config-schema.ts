@@ -47,6 +47,8 @@ export const configFileSchema = object(
     turn: section({ maxSteps: optional(positiveInteger) }),
     loop: section({ repeats: optional(positiveInteger) }),
     acp: section({ surface: optional(oneOf(["spec", "full"])) }),
+    /** Read from the user's own file only: projects whose `.mm/config.json` may set every key. */
+    projects: section({ trusted: optional(array(nonEmptyString)) }),
     /** A JSON Schema reference for editors; ignored. */
     $schema: optional(nonEmptyString),
   },

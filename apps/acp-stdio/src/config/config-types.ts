@@ -64,7 +64,11 @@ export type MmConfig = {
 };
 
 /** The result of loading: the configuration and the file it came from (null when none was used). */
-export type LoadedConfig = { readonly config: MmConfig; readonly source: string | null };
+/**
+ * The configuration and where it came from: `source` names the files read (null: defaults only);
+ * `notices` are lines for stderr at start-up (what a project's file may not set, and was ignored).
+ */
+export type LoadedConfig = { readonly config: MmConfig; readonly source: string | null; readonly notices: readonly string[] };
 
 /**
  * Why the configuration could not be loaded. `message` is one line fit for stderr, naming the file

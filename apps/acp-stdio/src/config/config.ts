@@ -7,9 +7,10 @@ import { resolve } from "node:path";
 import { ok, type Result } from "neverthrow";
 import { DEFAULT_MODEL, DEFAULT_SKILL_DIRS, DEFAULT_THRESHOLD_RATIO, DEFAULTS } from "./config-defaults.js";
 import { envOverrides, type EnvOverrides } from "./config-env.js";
-import { findConfigFile, readConfigFile, type ConfigLocation } from "./config-file.js";
+import { findConfigFiles, readConfigFile, type ConfigLocation } from "./config-file.js";
 import { formatKeyPath, validateFileConfig, type FileConfig } from "./config-schema.js";
 import type { ConfigError, LoadedConfig, MmConfig } from "./config-types.js";
+import { isTrusted, layered, untrustedPart } from "./project-config.js";
 
 /** What loading looks at: the command line, the environment, the process cwd and the home directory. */
 export type ConfigInputs = {
@@ -60,18 +61,38 @@ const merge = (file: FileConfig, env: EnvOverrides, inputs: ConfigInputs): MmCon
   };
 };
 
+/** The file configuration to use, where it came from, and what was ignored of a project's file. */
+type Chosen = { readonly file: FileConfig; readonly source: string | null; readonly notices: readonly string[] };
+
+const chosenFiles = (inputs: ConfigInputs): Result<Chosen, ConfigError> =>
+  findConfigFiles(inputs satisfies ConfigLocation).andThen((files): Result<Chosen, ConfigError> => {
+    if (files.kind === "explicit") return fileConfigOf(files.path).map((file) => ({ file, source: files.path, notices: [] }));
+    const user = files.user === undefined ? ok<FileConfig, ConfigError>({}) : fileConfigOf(files.user);
+    return user.andThen((userFile) => {
+      if (files.project === undefined) return ok({ file: userFile, source: files.user ?? null, notices: [] });
+      const projectPath = files.project;
+      return fileConfigOf(projectPath).map((projectFile) => {
+        const trusted = isTrusted(userFile, inputs.cwd, inputs.home);
+        const part = trusted ? { file: projectFile, notices: [] } : untrustedPart(projectFile, projectPath, inputs.cwd);
+        const { projects: _ignored, ...projectKeys } = part.file;
+        const source = `${files.user !== undefined ? `${files.user} + ` : ""}${projectPath}${trusted ? " (trusted)" : " (project: safe keys only)"}`;
+        return { file: layered(userFile, projectKeys), source, notices: part.notices };
+      });
+    });
+  });
+
 /**
- * Loads the configuration. The file is `--config FILE`, else `$MM_CONFIG`, else `./.mm/config.json`
- * in `cwd`, else `$XDG_CONFIG_HOME/mm/config.json` (default `~/.config/mm/config.json`); none at all
- * is fine. `MM_MODEL`, `MM_BASE_URL`/`OPENAI_BASE_URL`, the key variable and `MM_ACP_SURFACE` win over the file. A
- * missing explicit file, bad JSON, an unknown key or a wrong type is a {@link ConfigError}.
+ * Loads the configuration. `--config FILE`, else `$MM_CONFIG`, is the one file read; else the user's
+ * `$XDG_CONFIG_HOME/mm/config.json` (default `~/.config/mm/config.json`) with the project's
+ * `./.mm/config.json` in `cwd` over it, the keys an untrusted project may not set left out
+ * (project-config.ts); none at all is fine. `MM_MODEL`, `MM_BASE_URL`/`OPENAI_BASE_URL`, the key
+ * variable and `MM_ACP_SURFACE` win over the files. A missing explicit file, bad JSON, an unknown key
+ * or a wrong type is a {@link ConfigError}.
  */
 export const loadConfig = (inputs: ConfigInputs): Result<LoadedConfig, ConfigError> =>
-  findConfigFile(inputs satisfies ConfigLocation).andThen((candidate) =>
-    (candidate === null ? ok<FileConfig, ConfigError>({}) : fileConfigOf(candidate.path)).andThen((file) =>
-      envOverrides(inputs.env, file.model?.apiKeyEnv ?? DEFAULT_MODEL.apiKeyEnv).map(
-        (env): LoadedConfig => ({ config: merge(file, env, inputs), source: candidate?.path ?? null }),
-      ),
+  chosenFiles(inputs).andThen(({ file, source, notices }) =>
+    envOverrides(inputs.env, file.model?.apiKeyEnv ?? DEFAULT_MODEL.apiKeyEnv).map(
+      (env): LoadedConfig => ({ config: merge(file, env, inputs), source, notices }),
     ),
   );
 
