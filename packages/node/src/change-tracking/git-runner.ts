@@ -4,7 +4,7 @@
  */
 import { errAsync, type ResultAsync } from "neverthrow";
 import type { TrackingLimits } from "./limits.js";
-import { gitEnvironment, runGit, type GitFailure } from "./run-git.js";
+import { gitEnvironment, runGit, type GitFailure, type GitSetting } from "./run-git.js";
 
 /** The git to run, its environment, the limits, and where temporary indexes go. */
 export type GitContext = { readonly path: string; readonly env: NodeJS.ProcessEnv; readonly limits: TrackingLimits; readonly tempDir: string };
@@ -31,9 +31,10 @@ export type GitSteps = {
   readonly indexFile: string;
 };
 
-export const gitSteps = (git: GitContext, cwd: string, indexFile: string, timeoutMs: number): GitSteps => {
+/** `settings`: the repository's drivers turned off (repo-defenses.ts), for every step. */
+export const gitSteps = (git: GitContext, cwd: string, indexFile: string, timeoutMs: number, settings: readonly GitSetting[] = []): GitSteps => {
   const deadline = Date.now() + timeoutMs;
-  const env = gitEnvironment(git.env, indexFile);
+  const env = gitEnvironment(git.env, indexFile, settings);
   return {
     indexFile,
     run: (args, config = []) => {

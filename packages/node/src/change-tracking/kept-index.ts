@@ -36,6 +36,7 @@ import { gitSteps, type GitContext, type GitSteps } from "./git-runner.js";
 import { entryOffsets, indexDifferences, SIZE_AT, trackedPaths } from "./index-entries.js";
 import { listDirectories } from "./list-directories.js";
 import { ignoreRules } from "./ignore-rules.js";
+import { repositoryDefenses } from "./repo-defenses.js";
 import { gitEnvironment, type GitFailure } from "./run-git.js";
 import { treeWatcher, watchBudget, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
 import type { WorkTree } from "./work-tree.js";
@@ -306,8 +307,14 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       rules.excludesMoved();
     if (!gone && !full && taken !== undefined && repositories.size === 0 && [...taken.paths].every((path) => path === "" || isGitDirectory(path)))
       return ok({ kind: "none" });
+    // Listed again before every batch: the command that just ran may have defined a filter.
+    const defenses = await repositoryDefenses(git.path, tree.top, git.env, timeoutMs);
+    if (defenses.isErr()) {
+      inStep = false;
+      return err(defenses.error);
+    }
     const touched = await onDisk(async (indexFile): Promise<Result<Touched, GitFailure>> => {
-      const steps = gitSteps(git, tree.top, indexFile, timeoutMs);
+      const steps = gitSteps(git, tree.top, indexFile, timeoutMs, defenses.value);
       if (gone) return (await steps.run(["rm", "-r", "-q", "-f", "--cached", "--ignore-unmatch", "--", pathspec("")])).map((): Touched => ({ kind: "all" }));
       if (full || watcher === undefined || taken === undefined) return fullStep(steps, taken?.suspects);
       return partialStep(steps, watcher, taken);

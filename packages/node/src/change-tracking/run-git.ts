@@ -1,6 +1,10 @@
 /**
- * runGit: one git command with a deadline, its stdout as bytes. The environment is cleaned of the
- * variables that would point git at another repository or index than the one the cwd implies.
+ * runGit: one git command with a deadline, its stdout as bytes. Git runs on the host, outside any
+ * sandbox, in a repository a command (or a cloned project) may have written: its environment is made
+ * from scratch (no secret of the agent's, nothing pointing git at another repository or index), with
+ * no system or global configuration, and with every setting that would run a program of the
+ * repository's forced off (`core.fsmonitor`, `core.hooksPath`, `diff.external`, …; the filter and
+ * diff drivers a repository defines are turned off per call: repo-defenses.ts).
  */
 import { spawn } from "node:child_process";
 import { err, ok, ResultAsync } from "neverthrow";
@@ -24,19 +28,47 @@ export type GitFailure = {
   readonly message: string;
 };
 
-const LOCATION_VARIABLES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_COMMON_DIR", "GIT_NAMESPACE"];
+/** A git setting as `-c name=value` would give it. */
+export type GitSetting = readonly [name: string, value: string];
 
-/** `base` without the variables that relocate git, with the ones that make it literal and quiet. */
-export const gitEnvironment = (base: NodeJS.ProcessEnv, indexFile?: string): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { ...base };
-  for (const name of LOCATION_VARIABLES) delete env[name];
-  return {
-    ...env,
-    ...(indexFile === undefined ? {} : { GIT_INDEX_FILE: indexFile }),
+/** Settings every git the tracker runs gets, above the repository's own: none runs a program. */
+export const FORCED_SETTINGS: readonly GitSetting[] = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.untrackedCache", "false"],
+  ["diff.external", ""],
+  ["core.sshCommand", ""],
+  ["core.askPass", ""],
+  ["core.pager", "cat"],
+  ["protocol.allow", "never"],
+];
+
+/**
+ * The environment of the tracker's git: PATH and HOME of `base` only (no secret, no `GIT_DIR` or other
+ * variable relocating git), no system or global configuration (`GIT_CONFIG_NOSYSTEM`,
+ * `GIT_CONFIG_GLOBAL=/dev/null`), {@link FORCED_SETTINGS} and `settings` as command-line settings
+ * (`GIT_CONFIG_COUNT`, above the repository's), literal pathspecs, no locks taken, no prompt.
+ */
+export const gitEnvironment = (base: NodeJS.ProcessEnv, indexFile?: string, settings: readonly GitSetting[] = []): NodeJS.ProcessEnv => {
+  const all = [...FORCED_SETTINGS, ...settings];
+  const env: NodeJS.ProcessEnv = {
+    PATH: base.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    ...(base.HOME !== undefined ? { HOME: base.HOME } : {}),
+    LC_ALL: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_CONFIG_COUNT: String(all.length),
     GIT_LITERAL_PATHSPECS: "1",
     GIT_OPTIONAL_LOCKS: "0",
     GIT_TERMINAL_PROMPT: "0",
+    ...(indexFile === undefined ? {} : { GIT_INDEX_FILE: indexFile }),
   };
+  all.forEach(([name, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = name;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
 };
 
 const subcommandOf = (args: readonly string[]): string => args.find((arg, i) => !arg.startsWith("-") && args[i - 1] !== "-c") ?? "git";

@@ -46,15 +46,29 @@ export const findWorkTree = async (cwd: string, options: ChangeTrackingOptions =
       "--git-path",
       "info/exclude",
       "--show-object-format",
+      "--absolute-git-dir",
+      "--git-common-dir",
     ],
     cwd,
     env: gitEnvironment(options.env ?? process.env),
     timeoutMs: LOCATE_TIMEOUT_MS,
   });
   if (result.isErr()) return undefined;
-  const [inside, top, prefix, index, exclude, format] = result.value.toString("utf8").split("\n");
+  const [inside, top, prefix, index, exclude, format, gitDir, commonDir] = result.value.toString("utf8").split("\n");
   if (inside !== "true" || top === undefined || prefix === undefined || index === undefined || exclude === undefined || top === "") return undefined;
+  // The tracker writes objects into the repository: one whose git directory lies outside its work
+  // tree (a `.git` file's `gitdir:`, `core.worktree`, a linked worktree) or that borrows another's
+  // objects (alternates) is followed by the scan instead, as a folder outside git.
+  if (gitDir === undefined || commonDir === undefined || !within(top, gitDir) || !within(top, resolve(cwd, commonDir))) return undefined;
+  if (await exists(join(resolve(cwd, commonDir), "objects", "info", "alternates"))) return undefined;
   return { cwd, top, prefix, index: resolve(cwd, index), exclude: resolve(cwd, exclude), idBytes: format === "sha256" ? 32 : 20 };
+};
+
+/** Whether `path` is `dir` or inside it. */
+const within = (dir: string, path: string): boolean => {
+  const d = resolve(dir);
+  const p = resolve(path);
+  return p === d || p.startsWith(d.endsWith("/") ? d : `${d}/`);
 };
 
 /** The cwd and every directory above it: where a `.git` would make it part of a work tree. */
