@@ -1,0 +1,72 @@
+/**
+ * A sandboxed command cannot make mm run code on the host through its change tracking (issue 27),
+ * through the built binary under bubblewrap: the command makes the project a git repository (or uses
+ * the one there) and plants a `core.fsmonitor` hook and a clean filter named by `.gitattributes`, each
+ * writing the environment it runs with to a file outside the sandbox. On the old code the tracker
+ * ran both on the host at the next bash call, with the model's key in that environment. Now neither
+ * runs, and the next call's diff is still shown.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type * as acp from "@agentclientprotocol/sdk";
+import { bwrapSandbox } from "@mm/node";
+import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { spawnAgent, stop } from "./spawned-agent.js";
+
+const root = mkdtempSync(join(tmpdir(), "mm-sandbox-git-"));
+const probe = bwrapSandbox({ home: root, writable: [], network: false, hidden: [] });
+const probed = await probe.ready;
+probe.dispose();
+const skip = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.reason}` : undefined;
+
+let server: FakeOpenAI;
+let cwd: string;
+let home: string;
+let outside: string;
+beforeEach(async () => {
+  server = await startFakeOpenAI();
+  const dir = mkdtempSync(join(root, "case-"));
+  cwd = join(dir, "project");
+  home = join(dir, "home");
+  outside = join(dir, "outside");
+  for (const d of [cwd, home, outside]) mkdirSync(d);
+});
+afterEach(() => server.close());
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
+  it("runs neither a planted fsmonitor hook nor a planted clean filter on the host", async () => {
+    const hookMarker = join(outside, "fsmonitor-ran");
+    const filterMarker = join(outside, "filter-ran");
+    const plant = [
+      "git init -q .",
+      `printf '#!/bin/sh\\nenv > ${hookMarker}\\n' > .hook.sh`,
+      `printf '#!/bin/sh\\nenv > ${filterMarker}\\ncat\\n' > .filter.sh`,
+      "chmod +x .hook.sh .filter.sh",
+      'git config core.fsmonitor "$PWD/.hook.sh"',
+      'git config filter.evil.clean "$PWD/.filter.sh"',
+      "echo '* filter=evil' > .gitattributes",
+      "echo one > f.txt",
+    ].join(" && ");
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: plant } }]), toolCalls([{ name: "bash", arguments: { command: "echo two > f.txt" } }]), text("done"));
+    const config = join(home, "mm.json");
+    writeFileSync(config, JSON.stringify({ tools: { sandbox: "workspace" } }));
+    const agent = spawnAgent({ cwd, args: ["--config", config], env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-git-attack", MM_MODEL: "m", HOME: home } });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      expect(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] })).toEqual({ stopReason: "end_turn" });
+    });
+    await stop(agent);
+    expect(existsSync(join(cwd, ".git/config"))).toBe(true);
+    expect(existsSync(hookMarker)).toBe(false);
+    expect(existsSync(filterMarker)).toBe(false);
+    const finals = agent.updates
+      .map((u) => u.update)
+      .filter((u): u is acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(finals).toHaveLength(2);
+    expect(finals[1]!.content).toContainEqual(expect.objectContaining({ type: "diff", path: join(cwd, "f.txt"), oldText: "one\n", newText: "two\n" }));
+    expect(agent.problems).toEqual([]);
+  });
+});
