@@ -10,7 +10,8 @@ import { errAsync, okAsync, type ResultAsync } from "neverthrow";
 import { FORCED_SETTINGS, gitEnvironment, runGit, type GitFailure, type GitSetting } from "./run-git.js";
 
 /** Settings that name a program git would run. */
-const PROGRAM_KEYS = /^(filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|diff\.external|core\.fsmonitor|core\.hookspath|core\.sshcommand|core\.askpass)$/;
+const PROGRAM_KEYS =
+  /^(filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|diff\.external|core\.fsmonitor|core\.hookspath|core\.sshcommand|core\.askpass)$/;
 const DRIVERS = /^(filter|diff)\.(.+)\.[^.]+$/;
 
 /** `name\nvalue` entries of `git config -z --get-regexp`, the last value of each name (the one git uses). */
@@ -33,8 +34,16 @@ export const driverSettings = (listing: string): GitSetting[] => {
   }
   return [...drivers].flatMap((driver): GitSetting[] =>
     driver.startsWith("filter.")
-      ? [[`${driver}.clean`, ""], [`${driver}.smudge`, ""], [`${driver}.process`, ""], [`${driver}.required`, "false"]]
-      : [[`${driver}.textconv`, ""], [`${driver}.command`, ""]],
+      ? [
+          [`${driver}.clean`, ""],
+          [`${driver}.smudge`, ""],
+          [`${driver}.process`, ""],
+          [`${driver}.required`, "false"],
+        ]
+      : [
+          [`${driver}.textconv`, ""],
+          [`${driver}.command`, ""],
+        ],
   );
 };
 
@@ -49,9 +58,14 @@ export const programLeft = (listing: string): string | undefined => {
 };
 
 const listConfig = (git: string, top: string, base: NodeJS.ProcessEnv, settings: readonly GitSetting[], timeoutMs: number): ResultAsync<string, GitFailure> =>
-  runGit({ git, args: ["config", "-z", "--get-regexp", "^(filter|diff|core)\\."], cwd: top, env: gitEnvironment(base, undefined, settings), timeoutMs, alsoOk: [1] }).map((out) =>
-    out.toString("utf8"),
-  );
+  runGit({
+    git,
+    args: ["config", "-z", "--get-regexp", "^(filter|diff|core)\\."],
+    cwd: top,
+    env: gitEnvironment(base, undefined, settings),
+    timeoutMs,
+    alsoOk: [1],
+  }).map((out) => out.toString("utf8"));
 
 /** The settings that keep the repository at `top` from running anything, checked; a refusal names what would still run. */
 export const repositoryDefenses = (git: string, top: string, base: NodeJS.ProcessEnv, timeoutMs: number): ResultAsync<readonly GitSetting[], GitFailure> =>

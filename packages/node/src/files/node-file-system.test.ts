@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -95,5 +95,33 @@ describe("nodeFileSystem.stat", () => {
 
   it("fails not-found when nothing is there", async () => {
     expect((await nodeFileSystem().stat(join(dir, "nope")))._unsafeUnwrapErr()).toEqual({ kind: "not-found", path: join(dir, "nope") });
+  });
+});
+
+// Attack of issue 27 (sandbox off too): a command plants `notes.txt -> ~/.bash_profile`; the old code
+// opened with O_CREAT following the link and created the target.
+describe("nodeFileSystem and symbolic links", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "mm-nfs-links-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("refuses a write through a link to nothing, and creates nothing", async () => {
+    await symlink(join(dir, "profile"), join(dir, "notes.txt"));
+    const written = await nodeFileSystem().writeText(join(dir, "notes.txt"), "evil");
+    expect(written._unsafeUnwrapErr()).toMatchObject({ kind: "io", message: expect.stringContaining("symbolic link to a file that does not exist") });
+    await expect(lstat(join(dir, "profile"))).rejects.toThrow();
+  });
+
+  it("writes and reads through a link to an existing file at its target", async () => {
+    await writeFile(join(dir, "real.txt"), "old");
+    await symlink("real.txt", join(dir, "alias.txt"));
+    expect((await nodeFileSystem().writeText(join(dir, "alias.txt"), "new")).isOk()).toBe(true);
+    expect(await readFile(join(dir, "real.txt"), "utf8")).toBe("new");
+    expect((await lstat(join(dir, "alias.txt"))).isSymbolicLink()).toBe(true);
+    expect((await nodeFileSystem().readText(join(dir, "alias.txt")))._unsafeUnwrap()).toBe("new");
   });
 });

