@@ -21,7 +21,8 @@ export const sandboxLine = (tools: MmConfig["tools"], unavailable: SandboxUnavai
 export const startSandbox = (config: MmConfig, home: string, log: Pick<Log, "info" | "warn">): BwrapSandbox | undefined => {
   if (config.tools.sandbox !== "workspace") return undefined;
   const { writable, network, hidden } = config.tools;
-  const sandbox = bwrapSandbox({ home, writable, network, hidden });
+  // The sessions directory stays read-only inside: a command must not forge what session/load replays.
+  const sandbox = bwrapSandbox({ home, writable, network, hidden, ...(config.sessions.enabled ? { readOnly: [config.sessions.dir] } : {}) });
   void sandbox.ready.then((checked) => (checked.isErr() ? log.warn(sandboxLine(config.tools, checked.error)) : log.info(sandboxLine(config.tools, undefined))));
   return sandbox;
 };

@@ -6,9 +6,12 @@
  * ran both on the host at the next bash call, with the model's key in that environment. Now neither
  * runs, and the next call's diff is still shown. The file tools: a command plants a link to nothing
  * (`notes.txt -> ~/.bash_profile`); on the old code `write_file notes.txt` created that file on the
- * host. Now the write is refused and nothing is created.
+ * host. Now the write is refused and nothing is created. Session files: a command forged the
+ * session file (a user message `session/load` would replay as the user's) or planted a lock; now the
+ * sessions directory is read-only inside. A hidden path that is a link (`~/.ssh -> /abs/keys`) made
+ * every later bash call fail; now the link's target is hidden and the calls run.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -105,5 +108,74 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
     expect(ends.map((u) => u.status)).toEqual(["completed", "failed"]);
     expect(JSON.stringify(ends[1]!.rawOutput)).toContain("symbolic link to a file that does not exist");
     expect(agent.problems).toEqual([]);
+  });
+
+  it("keeps the sessions directory read-only for commands and file tools, and the session loads whole", async () => {
+    server.enqueue(
+      toolCalls([
+        {
+          name: "bash",
+          arguments: { command: 'for f in .mm/sessions/*.json; do echo \'{"forged": true}\' > "$f"; done; echo \'{"pid":1}\' > .mm/sessions/planted.lock' },
+        },
+        { name: "write_file", arguments: { path: ".mm/sessions/forged.json", content: "{}" } },
+      ]),
+      text("done"),
+    );
+    const config = join(home, "mm.json");
+    writeFileSync(config, JSON.stringify({ tools: { sandbox: "workspace" }, sessions: { enabled: true } }));
+    const env = { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-session-attack", MM_MODEL: "m", HOME: home };
+    const agent = spawnAgent({ cwd, args: ["--config", config], env });
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+      return sessionId;
+    });
+    await stop(agent);
+    const ends = agent.updates
+      .map((u) => u.update)
+      .filter(
+        (u): u is acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } =>
+          u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
+      );
+    expect(ends.map((u) => u.status)).toEqual(["failed", "failed"]);
+    expect(JSON.stringify(ends[0]!.rawOutput)).toContain("Read-only file system");
+    expect(JSON.stringify(ends[1]!.rawOutput)).toContain("the sessions directory is read-only");
+    const files = readdirSync(join(cwd, ".mm/sessions"));
+    expect(files.some((f) => f === "planted.lock" || f === "forged.json")).toBe(false);
+    expect(JSON.parse(readFileSync(join(cwd, ".mm/sessions", `${sessionId}.json`), "utf8"))).toMatchObject({ format: "mm-session", id: sessionId });
+    const again = spawnAgent({ cwd, args: ["--config", config], env });
+    await again.run(async (client) => {
+      await client.request("session/load", { sessionId, cwd, mcpServers: [] });
+    });
+    await stop(again);
+    const replayed = again.updates
+      .filter((u) => u.update.sessionUpdate === "user_message_chunk")
+      .map((u) => (u.update as { content: { text: string } }).content.text);
+    expect(replayed).toEqual(["go"]);
+  });
+
+  it("hides a hidden path that is a link by its target, and bash keeps working", async () => {
+    const keys = join(outside, "keys");
+    mkdirSync(keys);
+    writeFileSync(join(keys, "id_rsa"), "SECRET-KEY");
+    symlinkSync(keys, join(home, ".ssh"));
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo works; cat ~/.ssh/id_rsa" } }]), text("done"));
+    const config = join(home, "mm.json");
+    writeFileSync(config, JSON.stringify({ tools: { sandbox: "workspace" } }));
+    const agent = spawnAgent({ cwd, args: ["--config", config], env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: home } });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    });
+    await stop(agent);
+    const end = agent.updates
+      .map((u) => u.update)
+      .find(
+        (u): u is acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } =>
+          u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
+      );
+    const output = JSON.stringify(end?.rawOutput);
+    expect(output).toContain("works");
+    expect(output).not.toContain("SECRET-KEY");
   });
 });

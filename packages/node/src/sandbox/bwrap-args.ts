@@ -15,6 +15,8 @@ export type BwrapLayout = {
   readonly writable: readonly string[];
   /** Directories under /tmp shown read-only through the private one (the home, when it lives there). */
   readonly readOnly: readonly string[];
+  /** Existing paths inside the writable ones shown read-only (the sessions directory). */
+  readonly protectedPaths?: readonly string[];
   /** The host directory mounted as /tmp. */
   readonly privateTmp: string;
   readonly network: boolean;
@@ -48,11 +50,15 @@ export const bwrapArgs = (layout: BwrapLayout): readonly string[] => {
   const underTmp = (path: string): boolean => isWithin(path, SANDBOX_TMP);
   const readOnly = layout.readOnly.filter((dir) => underTmp(dir) && !writable.some((rw) => isWithin(dir, rw)));
   const visible = (path: string): boolean => !underTmp(path) || [...writable, ...readOnly].some((dir) => underTmp(dir) && isWithin(path, dir));
+  const guarded = (layout.protectedPaths ?? []).filter((path) => writable.some((rw) => isWithin(path, rw)));
   return [
     "--ro-bind",
     "/",
     "/",
-    ...bindArgs(writable.filter((dir) => !underTmp(dir)).map((path) => ({ path, writable: true }))),
+    ...bindArgs([
+      ...writable.filter((dir) => !underTmp(dir)).map((path) => ({ path, writable: true })),
+      ...guarded.filter((p) => !underTmp(p)).map((path) => ({ path, writable: false })),
+    ]),
     "--dev",
     "/dev",
     "--proc",
@@ -60,7 +66,11 @@ export const bwrapArgs = (layout: BwrapLayout): readonly string[] => {
     "--bind",
     layout.privateTmp,
     SANDBOX_TMP,
-    ...bindArgs([...readOnly.map((path) => ({ path, writable: false })), ...writable.filter(underTmp).map((path) => ({ path, writable: true }))]),
+    ...bindArgs([
+      ...readOnly.map((path) => ({ path, writable: false })),
+      ...writable.filter(underTmp).map((path) => ({ path, writable: true })),
+      ...guarded.filter(underTmp).map((path) => ({ path, writable: false })),
+    ]),
     ...layout.hidden
       .filter((hidden) => visible(hidden.path))
       .flatMap((hidden) => ["--ro-bind", hidden.kind === "dir" ? layout.masks.dir : layout.masks.file, hidden.path]),

@@ -44,7 +44,13 @@ const startChecked = (bwrapPath: string, settings: SandboxSettings, room: Sandbo
 /** Sets the sandbox up; the check runs in the background and every command waits for it. */
 export const bwrapSandbox = (options: BwrapSandboxOptions): BwrapSandbox => {
   const bwrapPath = options.bwrapPath ?? "bwrap";
-  const settings: SandboxSettings = { home: options.home, writable: options.writable, network: options.network, hidden: options.hidden };
+  const settings: SandboxSettings = {
+    home: options.home,
+    writable: options.writable,
+    network: options.network,
+    hidden: options.hidden,
+    ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}),
+  };
   const made = createSandboxRoom(options.roomParent);
   const room: SandboxRoom | undefined = made.isOk() ? made.value : undefined;
   const ready: Promise<Result<void, SandboxUnavailable>> = made.match(

@@ -3,10 +3,10 @@
  * writable directories and hidden paths that do not exist cannot be mounted, so they are left out
  * (a hidden path that appears later is masked from the next command on).
  */
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import type { BwrapLayout, HiddenMount } from "./bwrap-args.js";
 import type { SandboxRoom } from "./sandbox-room.js";
-import { hiddenPathsFor, type SandboxSettings } from "./sandbox-settings.js";
+import { hiddenPathsFor, readOnlyPathsFor, type SandboxSettings } from "./sandbox-settings.js";
 import { isWithin, SANDBOX_TMP } from "./sandbox-view.js";
 
 type Kind = "dir" | "file" | undefined;
@@ -24,17 +24,27 @@ const directories = async (paths: readonly string[]): Promise<readonly string[]>
   return paths.filter((_, i) => kinds[i] === "dir");
 };
 
+/**
+ * A path as what it leads to: a hidden or read-only path that is a link (`~/.ssh -> /elsewhere`, or
+ * one the model swapped for a link) is masked at its target, which is what a command would reach;
+ * a link to nothing has nothing to mask.
+ */
+const targets = async (paths: readonly string[]): Promise<readonly string[]> => [
+  ...new Set((await Promise.all(paths.map((path) => realpath(path).catch(() => undefined)))).filter((path): path is string => path !== undefined)),
+];
+
 /** The layout for a command run in `cwd` (an existing directory). */
 export const layoutFor = async (settings: SandboxSettings, room: SandboxRoom, cwd: string): Promise<BwrapLayout> => {
-  const hiddenPaths = hiddenPathsFor(settings, cwd);
-  const [writable, readOnly, hiddenKinds] = await Promise.all([
+  const [hiddenPaths, protectedTargets] = await Promise.all([targets(hiddenPathsFor(settings, cwd)), targets(readOnlyPathsFor(settings, cwd))]);
+  const [writable, readOnly, hiddenKinds, protectedPaths] = await Promise.all([
     directories(settings.writable),
     isWithin(settings.home, SANDBOX_TMP) ? directories([settings.home]) : Promise.resolve([]),
     Promise.all(hiddenPaths.map(kindOf)),
+    directories(protectedTargets),
   ]);
   const hidden = hiddenPaths.flatMap((path, i): HiddenMount[] => {
     const kind = hiddenKinds[i];
     return kind === undefined ? [] : [{ path, kind }];
   });
-  return { cwd, writable, readOnly, privateTmp: room.privateTmp, network: settings.network, hidden, masks: room.masks };
+  return { cwd, writable, readOnly, protectedPaths, privateTmp: room.privateTmp, network: settings.network, hidden, masks: room.masks };
 };

@@ -17,12 +17,23 @@ export type SandboxSettings = {
   readonly network: boolean;
   /** `tools.hidden`: absolute, `~/…`, or relative to each session's cwd. */
   readonly hidden: readonly string[];
+  /**
+   * Paths shown read-only even inside a writable directory (the sessions directory: a command must not
+   * forge what `session/load` replays as the user's, nor plant a lock); absolute, `~/…`, or relative to
+   * each session's cwd.
+   */
+  readonly readOnly?: readonly string[];
 };
 
 const expanded = (path: string, home: string, cwd: string): string => {
   if (path === "~" || path.startsWith("~/")) return resolve(home, `.${path.slice(1)}`);
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
 };
+
+/** The read-only paths of a session in `cwd`; absolute, no duplicates. */
+export const readOnlyPathsFor = (settings: SandboxSettings, cwd: string): readonly string[] => [
+  ...new Set((settings.readOnly ?? []).map((path) => expanded(path, settings.home, cwd))),
+];
 
 /** The hidden paths of a session in `cwd`: the built-in ones, then `tools.hidden`; absolute, no duplicates. */
 export const hiddenPathsFor = (settings: SandboxSettings, cwd: string): readonly string[] => [

@@ -12,7 +12,7 @@ import { err, ok, ResultAsync, type Result } from "neverthrow";
 import type { FileSystem, FsError } from "../core-types.js";
 import { DANGLING_LINK_MESSAGE } from "../files/node-file-system.js";
 import { resolveInView } from "./resolve-in-view.js";
-import { hiddenPathsFor, type SandboxSettings } from "./sandbox-settings.js";
+import { hiddenPathsFor, readOnlyPathsFor, type SandboxSettings } from "./sandbox-settings.js";
 import { isWithin, type SandboxView } from "./sandbox-view.js";
 
 /** What the boundary of one session's file tools depends on. */
@@ -25,6 +25,7 @@ export type FileBoundary = {
 };
 
 export const HIDDEN_MESSAGE = "hidden by the sandbox (a secret: the built-in list or tools.hidden); do not try to read it another way";
+export const READ_ONLY_MESSAGE = "refused by the sandbox: the sessions directory is read-only for commands and file tools (mm writes it itself)";
 export const OUTSIDE_MESSAGE =
   "refused by the sandbox: only the session's directory, /tmp and tools.writable are writable; write inside the project, or ask the user to add the directory to tools.writable";
 
@@ -60,6 +61,8 @@ const decide = async (boundary: FileBoundary, path: string, access: Access): Pro
   if (access === "write") {
     const writable = await Promise.all([...(cwd === undefined ? [] : [cwd]), ...boundary.settings.writable, boundary.privateTmp].map(realPathOf));
     if (!writable.some((root) => isWithin(real, root))) return err({ kind: "io", path, message: OUTSIDE_MESSAGE });
+    const guarded = await Promise.all(readOnlyPathsFor(boundary.settings, view.cwd).map(realPathOf));
+    if (guarded.some((root) => isWithin(real, root))) return err({ kind: "io", path, message: READ_ONLY_MESSAGE });
   }
   return ok(real);
 };
