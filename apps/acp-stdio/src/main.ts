@@ -97,7 +97,8 @@ const main = async (): Promise<void> => {
   const hiddenEnv = new Set([config.model.apiKeyEnv, ...config.tools.hiddenEnv]);
   const commandEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !hiddenEnv.has(name)));
   const sandbox = startSandbox(config, homedir(), log);
-  const shell = bashShell({ env: commandEnv, ...(sandbox !== undefined ? { wrapper: sandbox.wrapper } : {}) });
+  // The key out of every output too: with the sandbox off a command can read /proc/<agent>/environ.
+  const shell = bashShell({ env: commandEnv, redact: [config.model.apiKey], ...(sandbox !== undefined ? { wrapper: sandbox.wrapper } : {}) });
   const ports: AppPorts = {
     model,
     fs: nodeFileSystem(),

@@ -9,9 +9,11 @@
  * host. Now the write is refused and nothing is created. Session files: a command forged the
  * session file (a user message `session/load` would replay as the user's) or planted a lock; now the
  * sessions directory is read-only inside. A hidden path that is a link (`~/.ssh -> /abs/keys`) made
- * every later bash call fail; now the link's target is hidden and the calls run.
+ * every later bash call fail; now the link's target is hidden and the calls run. A descriptor the
+ * editor left open reached every command (one wrote to a host TCP connection with the network off);
+ * now commands get stdin, stdout and stderr only, sandboxed or not.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -177,5 +179,35 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
     const output = JSON.stringify(end?.rawOutput);
     expect(output).toContain("works");
     expect(output).not.toContain("SECRET-KEY");
+  });
+
+  it.each(["workspace", "off"] as const)("gives commands no descriptor the agent inherited (sandbox %s)", async (sandbox) => {
+    const leak = join(outside, "leaked.txt");
+    const fd = openSync(leak, "w");
+    // Node marks the descriptors it inherited close-on-exec only up to the first gap past 15: one at
+    // 40 (where the report found a host TCP connection) is passed on to every child.
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo through-fd-40 >&40" } }]), text("done"));
+    const config = join(home, "mm.json");
+    writeFileSync(config, JSON.stringify({ tools: { sandbox } }));
+    const agent = spawnAgent({
+      cwd,
+      args: ["--config", config],
+      env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: home },
+      inherit: { 40: fd },
+    });
+    closeSync(fd);
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    });
+    await stop(agent);
+    expect(readFileSync(leak, "utf8")).toBe("");
+    const end = agent.updates
+      .map((u) => u.update)
+      .find(
+        (u): u is acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } =>
+          u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
+      );
+    expect(JSON.stringify(end?.rawOutput)).toContain("Bad file descriptor");
   });
 });

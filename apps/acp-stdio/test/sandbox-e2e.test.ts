@@ -139,7 +139,11 @@ describe('tools.sandbox "off"', () => {
     const [, , sshRead, environ, tcp, readKey] = done;
     expect(existsSync(join(home, "planted.txt"))).toBe(true);
     expect(sshRead!.output).toContain(SECRET);
-    expect(environ!.output).toContain(`OPENAI_API_KEY=${KEY}`);
+    // The command reads the key from the agent's environment, but its value never reaches the
+    // conversation: the model, the editor and the session file get it redacted (issue 27).
+    expect(environ!.output).toContain("OPENAI_API_KEY=[redacted: a secret of the agent's]");
+    expect(agent.stdoutLines.join("\n")).not.toContain(KEY);
+    expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain(KEY);
     expect(tcp!.output).toContain("hello from outside");
     expect(readKey!.output).toContain(SECRET);
     expect(readFileSync(join(home, "by-tool.txt"), "utf8")).toBe("planted");

@@ -20,6 +20,8 @@ export type SpawnOptions = {
   cwd?: string;
   permission?: (request: acp.RequestPermissionRequest) => "allow" | "allow_always" | "reject";
   clientCapabilities?: acp.ClientCapabilities;
+  /** Descriptors the agent inherits, by the number it gets them as, as an editor may leave them open. */
+  inherit?: Record<number, number>;
 };
 
 export type SpawnedAgent = {
@@ -39,8 +41,13 @@ export const spawnAgent = (options: SpawnOptions = {}): SpawnedAgent => {
   const child = spawn(file, [...leading, ...(options.args ?? [])], {
     cwd: options.cwd ?? process.cwd(),
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...options.env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+    stdio: [
+      "pipe",
+      "pipe",
+      "pipe",
+      ...Array.from({ length: Math.max(3, ...Object.keys(options.inherit ?? {}).map(Number)) - 2 }, (_, i) => options.inherit?.[i + 3] ?? "ignore"),
+    ],
+  }) as ChildProcessWithoutNullStreams;
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const stdoutLines: string[] = [];

@@ -23,7 +23,15 @@ export type BashShellOptions = {
   readonly pipeGraceMs?: number;
   /** Runs every command through this (e.g. a sandbox); absent, bash is spawned directly. */
   readonly wrapper?: CommandWrapper;
+  /**
+   * Secrets replaced in every command's output, live and final (the model's key: with the sandbox off
+   * a command can read it from the agent's `/proc/<pid>/environ`); values under 8 characters are not.
+   */
+  readonly redact?: readonly (string | undefined)[];
 };
+
+/** What a redacted secret is replaced with. */
+export const REDACTED = "[redacted: a secret of the agent's]";
 
 /** The Shell port on local bash, plus what the process needs when it ends. */
 export type BashShell = Shell & {
@@ -36,10 +44,13 @@ export type BashShell = Shell & {
 };
 
 /**
- * Runs as `bash -c <this> <bash> <command>`: makes stderr the stdout pipe, then execs the real
- * `bash -c command` in place, so the two streams share one pipe and keep their true order.
+ * Runs as `bash -c <this> <bash> <command>`: closes every descriptor but stdin, stdout and stderr (the
+ * editor may have left some open without close-on-exec, a socket among them, and neither Node nor
+ * bwrap closes inherited ones), makes stderr the stdout pipe, then execs the real `bash -c command`
+ * in place, so the two streams share one pipe and keep their true order.
  */
-const MERGE_THEN_RUN = 'exec "$0" -c "$1" 2>&1';
+const MERGE_THEN_RUN =
+  'for __mm_fd in /proc/$$/fd/*; do __mm_fd=${__mm_fd##*/}; case $__mm_fd in 0|1|2) ;; *) eval "exec $__mm_fd>&-" 2>/dev/null ;; esac; done; unset __mm_fd; exec "$0" -c "$1" 2>&1';
 const MAX_TIMER_MS = 2_147_483_647;
 
 type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | null };
@@ -198,9 +209,13 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
   const untrackIfEmpty = (pgid: number | undefined): void => {
     if (pgid !== undefined && !signalGroup(pgid, 0)) groups.delete(pgid);
   };
+  const secrets = (options.redact ?? []).filter((secret): secret is string => secret !== undefined && secret.length >= 8);
+  const redacted = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
   return {
-    run: (request) => {
-      if (request.signal.aborted) return okAsync(cancelledBeforeStart);
+    run: (asked) => {
+      if (asked.signal.aborted) return okAsync(cancelledBeforeStart);
+      const listener = asked.onOutput;
+      const request: ShellRequest = secrets.length === 0 || listener === undefined ? asked : { ...asked, onOutput: (text) => listener(redacted(text)) };
       return checkWorkingDirectory(request.cwd)
         .andThen(() => (wrapper === undefined ? okAsync(bashArgv(bashPath, request)) : wrapper.wrap(bashArgv(bashPath, request), request)))
         .andThen((argv) => spawnCommand(argv, options.env ?? process.env, request).map(track))
@@ -213,7 +228,8 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
               }),
             ),
         )
-        .map((result) => (wrapper === undefined ? result : wrapper.finish(result, request)));
+        .map((result) => (wrapper === undefined ? result : wrapper.finish(result, request)))
+        .map((result) => (secrets.length === 0 ? result : { ...result, output: redacted(result.output) }));
     },
     signalAll: (signal) => {
       let signalled = 0;
