@@ -11,7 +11,8 @@
  * sessions directory is read-only inside. A hidden path that is a link (`~/.ssh -> /abs/keys`) made
  * every later bash call fail; now the link's target is hidden and the calls run. A descriptor the
  * editor left open reached every command (one wrote to a host TCP connection with the network off);
- * now commands get stdin, stdout and stderr only, sandboxed or not.
+ * now commands get stdin, stdout and stderr only, sandboxed or not. And `model.vision` images now
+ * reach the model under the sandbox (read_file said "binary file, not shown").
  */
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -209,5 +210,21 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
           u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
       );
     expect(JSON.stringify(end?.rawOutput)).toContain("Bad file descriptor");
+  });
+
+  it("sends an image read_file reads to a vision model under the sandbox", async () => {
+    const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    writeFileSync(join(cwd, "pixel.png"), Buffer.from(PNG, "base64"));
+    server.enqueue(toolCalls([{ name: "read_file", arguments: { path: "pixel.png" } }]), text("a pixel"));
+    const config = join(home, "mm.json");
+    writeFileSync(config, JSON.stringify({ tools: { sandbox: "workspace" }, model: { vision: true } }));
+    const agent = spawnAgent({ cwd, args: ["--config", config], env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: home } });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "what is it?" }] });
+    });
+    await stop(agent);
+    expect(JSON.stringify(server.requests[1]?.body)).toContain(PNG);
+    expect(JSON.stringify(server.requests[1]?.body)).not.toContain("binary file");
   });
 });

@@ -140,3 +140,15 @@ describe("sandboxedFileSystem and links a command planted", () => {
     expect(readFileSync(join(dirs.other, "target.txt"), "utf8")).toBe("keep");
   });
 });
+
+// Issue 27: `model.vision` images never reached the model under the sandbox (the confined file system
+// had no readBytes, so read_file said "binary file, not shown").
+describe("sandboxedFileSystem.readBytes", () => {
+  it("reads bytes within the boundary and refuses hidden paths", async () => {
+    const { fs, dirs } = world();
+    writeFileSync(join(dirs.cwd, "pixel.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1]));
+    expect(fs.readBytes).toBeDefined();
+    expect([...(await fs.readBytes!(join(dirs.cwd, "pixel.png")))._unsafeUnwrap()]).toEqual([0x89, 0x50, 0x4e, 0x47, 0, 1]);
+    expect((await fs.readBytes!(join(dirs.home, ".ssh/id_rsa")))._unsafeUnwrapErr()).toMatchObject({ message: HIDDEN_MESSAGE });
+  });
+});

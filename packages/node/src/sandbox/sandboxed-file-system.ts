@@ -71,8 +71,13 @@ const checked = <T>(boundary: FileBoundary, path: string, access: Access, then: 
   new ResultAsync(decide(boundary, path, access)).andThen(then);
 
 /** `inner` confined to the sandbox's boundary for one session; refusals are `io` errors whose message says why and what to do. */
-export const sandboxedFileSystem = (inner: FileSystem, boundary: FileBoundary): FileSystem => ({
-  readText: (path) => checked(boundary, path, "read", (host) => inner.readText(host)),
-  writeText: (path, text) => checked(boundary, path, "write", (host) => inner.writeText(host, text)),
-  stat: (path) => checked(boundary, path, "read", (host) => inner.stat(host)),
-});
+export const sandboxedFileSystem = (inner: FileSystem, boundary: FileBoundary): FileSystem => {
+  const readBytes = inner.readBytes;
+  return {
+    readText: (path) => checked(boundary, path, "read", (host) => inner.readText(host)),
+    writeText: (path, text) => checked(boundary, path, "write", (host) => inner.writeText(host, text)),
+    stat: (path) => checked(boundary, path, "read", (host) => inner.stat(host)),
+    // Images for a model that reads them (`model.vision`), within the same boundary.
+    ...(readBytes !== undefined ? { readBytes: (path: string) => checked(boundary, path, "read", (host) => readBytes(host)) } : {}),
+  };
+};
