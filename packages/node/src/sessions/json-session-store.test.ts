@@ -280,6 +280,20 @@ describe.runIf(posix)("jsonSessionStore: symlinks", () => {
   });
 });
 
+describe("jsonSessionStore: a symlinked .mm (issue 27)", () => {
+  // On the old code only the sessions dir itself was checked: `<cwd>/.mm -> /elsewhere` sent every
+  // session file (the whole conversation) to /elsewhere/sessions.
+  it("refuses a sessions dir under a symlink in the cwd, for saving and loading, and writes nothing there", async () => {
+    const elsewhere = join(cwd, "..", `elsewhere-${Date.now()}`);
+    await mkdir(elsewhere, { recursive: true });
+    await symlink(elsewhere, join(cwd, ".mm"));
+    const expected = { kind: "io", id: ID, message: `sessions dir is under a symlink: ${join(cwd, ".mm")}` };
+    expect((await store().save(aSession()))._unsafeUnwrapErr()).toEqual(expected);
+    expect((await store().load(cwd, ID))._unsafeUnwrapErr()).toEqual(expected);
+    expect(await readdir(elsewhere)).toEqual([]);
+  });
+});
+
 describe("jsonSessionStore: concurrency", () => {
   it("serialises saves of one session: the last one called is the one kept", async () => {
     const s = store();

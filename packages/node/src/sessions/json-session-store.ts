@@ -31,6 +31,8 @@ export type JsonSessionStoreOptions = {
 /** What the store knows of one session: its files, the lock it holds, what it last wrote or read. */
 type Slot = {
   readonly dir: string;
+  /** The session's cwd, from which no component of the way to `dir` may be a symlink. */
+  readonly cwd: string;
   readonly paths: SessionPaths;
   lock: HeldLock | undefined;
   kept: Kept | undefined;
@@ -118,6 +120,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     if (known !== undefined) return known;
     const slot: Slot = {
       dir,
+      cwd,
       paths: { document, journal: join(dir, `${id}.journal`), lock: join(dir, `${id}.lock`) },
       lock: undefined,
       kept: undefined,
@@ -163,7 +166,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     if (planned.isErr()) return err(io(id, planned.error));
     let plan = planned.value;
     if (plan === "nothing") return ok(undefined);
-    const prepared = await prepareSessionsDir(slot.dir);
+    const prepared = await prepareSessionsDir(slot.dir, slot.cwd);
     if (prepared.isErr()) return err(io(id, prepared.error));
     const locked = await lock(slot, id);
     if (locked.isErr() && locked.error.kind === "busy") return locked;
@@ -190,7 +193,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   };
 
   const load = async (slot: Slot, id: string): Promise<Result<StoredSession, StoreError>> => {
-    const dir = await checkSessionsDir(slot.dir);
+    const dir = await checkSessionsDir(slot.dir, slot.cwd);
     if (dir.isErr()) return err(io(id, dir.error));
     const exists = dir.value ? await stampFile(slot.paths.document) : ok("absent" as const);
     if (exists.isErr()) return err(io(id, exists.error));
@@ -226,7 +229,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   };
 
   const hold = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
-    const dir = await checkSessionsDir(slot.dir);
+    const dir = await checkSessionsDir(slot.dir, slot.cwd);
     if (dir.isErr()) return err(io(id, dir.error));
     if (!dir.value) return ok(undefined);
     const locked = await lock(slot, id);
@@ -238,7 +241,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     const kept = slot.kept;
     let folded: Result<void, StoreError> = ok(undefined);
     const ours = slot.lock !== undefined && (await stillHeld(slot.paths.lock, slot.lock));
-    const dir = await checkSessionsDir(slot.dir);
+    const dir = await checkSessionsDir(slot.dir, slot.cwd);
     if (dir.isErr()) folded = err(io(id, dir.error));
     else if (kept !== undefined && ours && (kept.journal !== undefined || kept.broken)) {
       const unchanged = (await onDisk(slot, kept, id)).map(() => undefined);

@@ -16,8 +16,27 @@ const UNSUPPORTED_DIR_SYNC = new Set(["EINVAL", "ENOTSUP", "EISDIR", "EPERM", "E
 
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-/** Whether the sessions dir exists; refuses a symlink or a non-directory in its place. One `lstat`, before every write. */
-export const checkSessionsDir = async (dir: string): Promise<Result<boolean, string>> => {
+/**
+ * Whether the sessions dir exists; refuses a symlink or a non-directory in its place, and (given the
+ * session's `cwd`, when the dir is inside it) a symlink on the way from the cwd (`<cwd>/.mm -> /elsewhere`
+ * would send every session file there). A few `lstat`s, before every write.
+ */
+export const checkSessionsDir = async (dir: string, cwd?: string): Promise<Result<boolean, string>> => {
+  if (cwd !== undefined && dir.startsWith(cwd.endsWith("/") ? cwd : `${cwd}/`)) {
+    const parts = dir
+      .slice(cwd.length)
+      .split("/")
+      .filter((part) => part !== "");
+    let at = cwd;
+    for (const part of parts.slice(0, -1)) {
+      at = `${at.endsWith("/") ? at : `${at}/`}${part}`;
+      try {
+        if (lstatSync(at).isSymbolicLink()) return err(`sessions dir is under a symlink: ${at}`);
+      } catch {
+        break;
+      }
+    }
+  }
   try {
     const info = lstatSync(dir);
     if (info.isSymbolicLink()) return err(`sessions dir is a symlink: ${dir}`);
@@ -30,8 +49,8 @@ export const checkSessionsDir = async (dir: string): Promise<Result<boolean, str
 };
 
 /** Creates the sessions dir 0700 (its missing parents with the default mode) unless it exists. */
-export const prepareSessionsDir = async (dir: string): Promise<Result<void, string>> => {
-  const exists = await checkSessionsDir(dir);
+export const prepareSessionsDir = async (dir: string, cwd?: string): Promise<Result<void, string>> => {
+  const exists = await checkSessionsDir(dir, cwd);
   if (exists.isErr() || exists.value) return exists.map(() => undefined);
   try {
     await makeDirectories(dir, 0o700);
