@@ -12,7 +12,9 @@
  * every later bash call fail; now the link's target is hidden and the calls run. A descriptor the
  * editor left open reached every command (one wrote to a host TCP connection with the network off);
  * now commands get stdin, stdout and stderr only, sandboxed or not. And `model.vision` images now
- * reach the model under the sandbox (read_file said "binary file, not shown").
+ * reach the model under the sandbox (read_file said "binary file, not shown"). The last three: a
+ * `.git` file sending the tracker's objects to a repository outside, a link leading read_file into
+ * the host's real /tmp, and `<cwd>/.mm` swapped for a link that sends the session files elsewhere.
  */
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +22,7 @@ import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { bwrapSandbox } from "@mm/node";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { execFileSync } from "node:child_process";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent, stop } from "./spawned-agent.js";
 
@@ -226,5 +229,69 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
     await stop(agent);
     expect(JSON.stringify(server.requests[1]?.body)).toContain(PNG);
     expect(JSON.stringify(server.requests[1]?.body)).not.toContain("binary file");
+  });
+
+  const runTurn = async (calls: Parameters<typeof toolCalls>[0], settings: Record<string, unknown>) => {
+    server.enqueue(toolCalls(calls), text("done"));
+    const config = join(home, "mm.json");
+    writeFileSync(config, JSON.stringify({ tools: { sandbox: "workspace" }, ...settings }));
+    const agent = spawnAgent({ cwd, args: ["--config", config], env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: home } });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    });
+    await stop(agent);
+    const ends = agent.updates
+      .map((u) => u.update)
+      .filter(
+        (u): u is acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } =>
+          u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
+      );
+    return { agent, outputs: ends.map((u) => JSON.stringify(u.rawOutput)) };
+  };
+
+  it("writes no object into a repository outside that a .git file points to", async () => {
+    const repo = join(outside, "repo");
+    mkdirSync(repo);
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], { cwd: repo, encoding: "utf8" });
+    git("init", "-q");
+    writeFileSync(join(repo, "x.txt"), "x\n");
+    git("add", "x.txt");
+    git("commit", "-q", "-m", "x");
+    const objects = () => execFileSync("find", [join(repo, ".git/objects"), "-type", "f"], { encoding: "utf8" }).split("\n").length;
+    const before = objects();
+    await runTurn(
+      [
+        { name: "bash", arguments: { command: `printf 'gitdir: ${join(repo, ".git")}\\n' > .git` } },
+        { name: "bash", arguments: { command: "echo secret-plan > plan.txt" } },
+      ],
+      {},
+    );
+    expect(objects()).toBe(before);
+  });
+
+  it("does not let read_file follow a link into the host's /tmp", async () => {
+    const hostTmp = mkdtempSync("/tmp/mm-host-secret-");
+    writeFileSync(join(hostTmp, "secret.txt"), "HOST-ONLY-SECRET");
+    try {
+      const { outputs } = await runTurn(
+        [
+          { name: "bash", arguments: { command: `ln -s ${join(hostTmp, "secret.txt")} peek` } },
+          { name: "read_file", arguments: { path: "peek" } },
+        ],
+        {},
+      );
+      expect(outputs[1]).not.toContain("HOST-ONLY-SECRET");
+    } finally {
+      rmSync(hostTmp, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to write session files through a .mm swapped for a link", async () => {
+    const elsewhere = join(outside, "sessions-elsewhere");
+    mkdirSync(join(elsewhere, "sessions"), { recursive: true });
+    const { agent } = await runTurn([{ name: "bash", arguments: { command: `mv .mm .mm-gone && ln -s ${elsewhere} .mm` } }], { sessions: { enabled: true } });
+    expect(readdirSync(join(elsewhere, "sessions"))).toEqual([]);
+    expect(agent.stderr()).toContain("sessions dir is under a symlink");
   });
 });
