@@ -26,11 +26,17 @@ export const acpFileSystem = (peer: Peer, sessionId: string, local: FileSystem):
   writeText: (path, text) => {
     const client = peer.client;
     if (client === undefined || peer.capabilities?.fs?.writeTextFile !== true) return local.writeText(path, text);
-    return ResultAsync.fromPromise(client.request("fs/write_text_file", { sessionId, path, content: text }), () => "failed")
-      .map(() => undefined)
-      .orElse(() => local.writeText(path, text));
+    // The editor is sent the file the write lands in: it would follow a link (one to nothing among them).
+    const target = local.realPath === undefined ? okAsync(path) : local.realPath(path);
+    return target.andThen((landing) =>
+      ResultAsync.fromPromise(client.request("fs/write_text_file", { sessionId, path: landing, content: text }), () => "failed")
+        .map(() => undefined)
+        .orElse(() => local.writeText(landing, text)),
+    );
   },
   stat: (path) => local.stat(path),
+  ...(local.realPath !== undefined ? { realPath: local.realPath } : {}),
+  ...(local.readBytes !== undefined ? { readBytes: local.readBytes } : {}),
 });
 
 /** The per-session FileSystem factory: the editor's when it offers either capability, else none. */

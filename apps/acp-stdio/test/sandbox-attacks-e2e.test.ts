@@ -294,4 +294,22 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
     expect(readdirSync(join(elsewhere, "sessions"))).toEqual([]);
     expect(agent.stderr()).toContain("sessions dir is under a symlink");
   });
+
+  it.each(["workspace", "off"] as const)("names a link's target in the diff the user is asked about (sandbox %s)", async (sandbox) => {
+    writeFileSync(join(cwd, "real.txt"), "old\n");
+    symlinkSync("real.txt", join(cwd, "alias.txt"));
+    server.enqueue(toolCalls([{ name: "write_file", arguments: { path: "alias.txt", content: "new\n" } }]), text("done"));
+    const config = join(home, "mm.json");
+    writeFileSync(config, JSON.stringify({ tools: { sandbox } }));
+    const agent = spawnAgent({ cwd, args: ["--config", config], env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: home } });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    });
+    await stop(agent);
+    const asked = agent.permissions[0]!.toolCall;
+    expect(asked.title).toBe("write_file: alias.txt");
+    expect(asked.content).toContainEqual(expect.objectContaining({ type: "diff", path: join(cwd, "real.txt"), oldText: "old\n", newText: "new\n" }));
+    expect(readFileSync(join(cwd, "real.txt"), "utf8")).toBe("new\n");
+  });
 });

@@ -23,7 +23,16 @@ export type FileSystem = {
   readonly stat: (path: string) => ResultAsync<FileStat, FsError>;
   /** The bytes of a file (an image for a model that reads them); absent when the adapter cannot. */
   readonly readBytes?: (path: string) => ResultAsync<Uint8Array, FsError>;
+  /**
+   * Where a write to `path` lands: the target of the links on its way, the path itself when there is
+   * none (the diff the user is asked about then names the real file); absent, the path is taken as it is.
+   */
+  readonly realPath?: (path: string) => ResultAsync<string, FsError>;
 };
+
+/** Where a write to `path` lands, by the adapter's `realPath`; `path` itself when it cannot say. */
+export const landingPath = async (fs: FileSystem, path: string): Promise<string> =>
+  fs.realPath === undefined ? path : (await fs.realPath(path)).unwrapOr(path);
 
 /** One line for the model or the log. */
 export const describeFsError = (error: FsError): string => {

@@ -1,7 +1,7 @@
 /** `edit_file {path, old_text, new_text, replace_all?}`: exact-text replacement in one file. */
 import { err, ok, type Result } from "neverthrow";
 import { resolvePath } from "../paths/path.js";
-import { describeFsError } from "../ports/file-system.js";
+import { describeFsError, landingPath } from "../ports/file-system.js";
 import { object } from "../schema/object.js";
 import { boolean, optional, string, type Infer } from "../schema/schema.js";
 import { completed, defineTool, failed } from "./tool.js";
@@ -42,8 +42,9 @@ export const editFileTool = defineTool({
     const path = resolvePath(ctx.cwd, input.path, ctx.home);
     const text = (await ctx.fs.readText(path)).unwrapOr(null);
     if (text === null) return [];
+    const target = await landingPath(ctx.fs, path);
     return applyEdit(text, input).match(
-      (newText) => [{ path, oldText: text, newText }],
+      (newText) => [{ path: target, oldText: text, newText }],
       () => [],
     );
   },
@@ -53,7 +54,7 @@ export const editFileTool = defineTool({
     if (read.isErr()) return failed(`[edit_file failed: ${describeFsError(read.error)}]`);
     const edited = applyEdit(read.value, input);
     if (edited.isErr()) return failed(`[edit_file failed: ${edited.error}]`);
-    const diff = { path, oldText: read.value, newText: edited.value };
+    const diff = { path: await landingPath(ctx.fs, path), oldText: read.value, newText: edited.value };
     return (await ctx.fs.writeText(path, edited.value)).match(
       () => completed(`edited ${path}`, [diff]),
       (e) => failed(`[edit_file failed: ${describeFsError(e)}]`),

@@ -1,7 +1,7 @@
 /** `write_file {path, content}`: creates or replaces a file; the proposed diff is shown first. */
 import type { FileDiff } from "../history/message.js";
 import { resolvePath } from "../paths/path.js";
-import { describeFsError, type FileSystem } from "../ports/file-system.js";
+import { describeFsError, landingPath, type FileSystem } from "../ports/file-system.js";
 import { object } from "../schema/object.js";
 import { string } from "../schema/schema.js";
 import { completed, defineTool, failed } from "./tool.js";
@@ -9,8 +9,9 @@ import { completed, defineTool, failed } from "./tool.js";
 /** The current text of a file, or null when it does not exist or cannot be read as text. */
 const currentText = async (fs: FileSystem, path: string): Promise<string | null> => (await fs.readText(path)).unwrapOr(null);
 
+/** The change to the file a write lands in (a link's target, named as such). */
 const diffOf = async (content: string, fs: FileSystem, path: string): Promise<FileDiff> => ({
-  path,
+  path: await landingPath(fs, path),
   oldText: await currentText(fs, path),
   newText: content,
 });

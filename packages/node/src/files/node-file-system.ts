@@ -15,7 +15,7 @@
  */
 import { constants } from "node:fs";
 import { lstat, open, readlink, realpath, stat as fsStat, type FileHandle } from "node:fs/promises";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import type { FileStat, FileSystem, FsError } from "../core-types.js";
 import { fsErrorOf } from "./fs-error.js";
@@ -128,6 +128,16 @@ const writeRegular = async (asked: string, text: string): Promise<Result<void, F
   }
 };
 
+/** Where a write to `path` lands: every link on the way resolved; a link to nothing is an error. */
+const landing = async (path: string): Promise<Result<string, FsError>> => {
+  const openable = await openablePath(path, "write");
+  if (openable.isErr()) return openable;
+  const real = await realpath(openable.value).catch(() => undefined);
+  if (real !== undefined) return ok(real);
+  const parent = await realpath(dirname(openable.value)).catch(() => undefined);
+  return ok(parent === undefined ? openable.value : `${parent === "/" ? "" : parent}/${basename(openable.value)}`);
+};
+
 const kindOf = (info: { isFile(): boolean; isDirectory(): boolean }): FileStat["kind"] => (info.isFile() ? "file" : info.isDirectory() ? "directory" : "other");
 
 /** The FileSystem port on the local disk. Paths are absolute; no method throws or rejects. */
@@ -140,5 +150,6 @@ export const nodeFileSystem = (options: NodeFileSystemOptions = {}): FileSystem 
       new ResultAsync(readBytesBounded(path, maxReadBytes).catch((error: unknown) => err(fsErrorOf(path, error, "read")))).map((bytes): Uint8Array => bytes),
     stat: (path) =>
       ResultAsync.fromPromise(fsStat(path), (error) => fsErrorOf(path, error, "stat")).map((info): FileStat => ({ kind: kindOf(info), size: info.size })),
+    realPath: (path) => new ResultAsync(landing(path).catch((error: unknown) => err(fsErrorOf(path, error, "stat")))),
   };
 };

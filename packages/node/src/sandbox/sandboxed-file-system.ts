@@ -8,7 +8,7 @@
  */
 import { realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { err, ok, ResultAsync, type Result } from "neverthrow";
+import { err, ok, okAsync, ResultAsync, type Result } from "neverthrow";
 import type { FileSystem, FsError } from "../core-types.js";
 import { DANGLING_LINK_MESSAGE } from "../files/node-file-system.js";
 import { resolveInView } from "./resolve-in-view.js";
@@ -77,6 +77,8 @@ export const sandboxedFileSystem = (inner: FileSystem, boundary: FileBoundary): 
     readText: (path) => checked(boundary, path, "read", (host) => inner.readText(host)),
     writeText: (path, text) => checked(boundary, path, "write", (host) => inner.writeText(host, text)),
     stat: (path) => checked(boundary, path, "read", (host) => inner.stat(host)),
+    // Where a write lands, as it is decided (and refused) here.
+    realPath: (path) => checked(boundary, path, "write", (host) => okAsync(host)),
     // Images for a model that reads them (`model.vision`), within the same boundary.
     ...(readBytes !== undefined ? { readBytes: (path: string) => checked(boundary, path, "read", (host) => readBytes(host)) } : {}),
   };
