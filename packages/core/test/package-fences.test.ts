@@ -38,7 +38,7 @@ const breaches = (pkg: string, file: string, allowed: readonly string[], text = 
   specifiersOf(text).flatMap((specifier) => {
     const at = `${relative(repo, file)}: ${specifier}`;
     if (specifier.startsWith("@mm/")) return allowed.includes(specifier.split("/").slice(0, 2).join("/")) ? [] : [at];
-    if (specifier.startsWith(".")) return resolve(join(file, ".."), specifier).startsWith(join(repo, pkg) + "/") ? [] : [at];
+    if (specifier.startsWith(".")) return resolve(join(file, ".."), specifier).startsWith(`${join(repo, pkg)}/`) ? [] : [at];
     return [];
   });
 
