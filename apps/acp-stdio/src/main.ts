@@ -6,7 +6,17 @@ import { homedir } from "node:os";
 import { Readable } from "node:stream";
 import type * as acp from "@agentclientprotocol/sdk";
 import { aiSdkModel, describeProxy, listModelIds, proxySettings } from "@mm/ai-model";
-import { bashShell, changeTracker, cryptoRandomHex, jsonSessionStore, loadDiskSkillCatalogue, nodeFileSystem, platformLine, systemClock } from "@mm/node";
+import {
+  bashShell,
+  changeTracker,
+  cryptoRandomHex,
+  jsonSessionStore,
+  loadDiskSkillCatalogue,
+  nodeFileSystem,
+  platformLine,
+  startReaper,
+  systemClock,
+} from "@mm/node";
 import { type LoadedConfig, loadProcessConfig } from "./config/index.js";
 import { bannerLines } from "./banner.js";
 import { cliAction, HELP } from "./cli-args.js";
@@ -97,8 +107,12 @@ const main = async (): Promise<void> => {
   const hiddenEnv = new Set([config.model.apiKeyEnv, ...config.tools.hiddenEnv]);
   const commandEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !hiddenEnv.has(name)));
   const sandbox = startSandbox(config, homedir(), log);
+  // Ends the process groups mm starts (commands, MCP servers) and removes the sandbox's directory
+  // if mm itself is killed (SIGKILL from the editor): nothing mm starts outlives it.
+  const reaper = startReaper();
+  if (sandbox?.roomDir !== undefined) reaper.removeAtEnd(sandbox.roomDir);
   // The key out of every output too: with the sandbox off a command can read /proc/<agent>/environ.
-  const shell = bashShell({ env: commandEnv, redact: [config.model.apiKey], ...(sandbox !== undefined ? { wrapper: sandbox.wrapper } : {}) });
+  const shell = bashShell({ env: commandEnv, redact: [config.model.apiKey], reaper, ...(sandbox !== undefined ? { wrapper: sandbox.wrapper } : {}) });
   const ports: AppPorts = {
     model,
     fs: nodeFileSystem(),
@@ -110,6 +124,7 @@ const main = async (): Promise<void> => {
     random: cryptoRandomHex,
     ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
     commandEnv,
+    onProcessGroup: (pgid, alive) => (alive ? reaper.track(pgid) : reaper.untrack(pgid)),
     listModels: () => listModelIds({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
   };
   const served = serve(

@@ -45,7 +45,12 @@ export const specsOf = (servers: readonly acp.McpServer[]): McpServerSpec[] =>
 
 const lastLines = (text: string): string => text.trim().split("\n").slice(-5).join(" | ");
 
-export const mcpSessions = (env: Readonly<Record<string, string | undefined>>, clientVersion: string, callTimeoutMs: number): McpSessions => {
+export const mcpSessions = (
+  env: Readonly<Record<string, string | undefined>>,
+  clientVersion: string,
+  callTimeoutMs: number,
+  onGroup?: (pgid: number, alive: boolean) => void,
+): McpSessions => {
   const groups = new Map<string, McpConnection[]>();
   const closed = new Set<string>();
   /** Every connection not yet closed for good: what `killAll` kills at exit, even mid-close. */
@@ -68,7 +73,14 @@ export const mcpSessions = (env: Readonly<Record<string, string | undefined>>, c
       let waiting = true;
       const toolsOf = (): readonly Tool[] => ready.flatMap((c) => c.tools);
       const attempts = specs.map(async (spec) => {
-        const connected = await connectMcpServer(spec, { cwd, env, clientVersion, startTimeoutMs: START_TIMEOUT_MS, callTimeoutMs });
+        const connected = await connectMcpServer(spec, {
+          cwd,
+          env,
+          clientVersion,
+          startTimeoutMs: START_TIMEOUT_MS,
+          callTimeoutMs,
+          ...(onGroup !== undefined ? { onGroup } : {}),
+        });
         if (connected.isErr()) {
           hooks.log(`MCP server "${spec.name}" failed to start: ${connected.error}`);
           hooks.tell(`[MCP server "${spec.name}" failed to start: ${connected.error}]`);

@@ -43,6 +43,8 @@ export type AppPorts = {
   readonly commandEnv?: Readonly<Record<string, string | undefined>>;
   /** The server's model ids for the "full" surface's picker (undefined when it cannot say). */
   readonly listModels?: ModelLister;
+  /** Told of every MCP server's process group, started (true) and killed (false): the reaper's. */
+  readonly onProcessGroup?: (pgid: number, alive: boolean) => void;
   /** Under `tools.sandbox: "workspace"`: confines a session's file system to the sandbox's boundary, given that session's cwd. */
   readonly confineFiles?: (inner: FileSystem, cwd: () => string | undefined) => FileSystem;
 };
@@ -110,7 +112,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     models: modelChoices(ports.listModels, [config.model.name, ...config.model.choices]),
     knownCwds: new Map(),
     processCwd: options.cwd ?? "/",
-    mcp: mcpSessions(ports.commandEnv ?? {}, AGENT_INFO.version, config.tools.bashTimeoutSeconds * 1000),
+    mcp: mcpSessions(ports.commandEnv ?? {}, AGENT_INFO.version, config.tools.bashTimeoutSeconds * 1000, ports.onProcessGroup),
   };
   const connection = registerHandlers(acp.agent({ name: "bob" }), app).connect(wired.stream);
   peer.client = connection.client;

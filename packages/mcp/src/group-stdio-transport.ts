@@ -22,6 +22,8 @@ export type GroupStdioOptions = {
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Told when the server's process group starts (true) and once it has been killed (false). */
+  readonly onGroup?: (pgid: number, alive: boolean) => void;
 };
 
 const exited = (child: ChildProcess, ms: number): Promise<boolean> =>
@@ -109,6 +111,7 @@ export class GroupStdioTransport implements Transport {
       child.once("spawn", resolve);
       child.once("error", reject);
     });
+    if (child.pid !== undefined) this.options.onGroup?.(child.pid, true);
     child.on("error", (error) => this.onerror?.(error));
     child.once("exit", (code, signal) => {
       if (!this.closing) this.exit = signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
@@ -148,6 +151,7 @@ export class GroupStdioTransport implements Transport {
       if (!(await exited(child, TERM_GRACE_MS))) signalGroup(child, "SIGKILL");
     }
     signalGroup(child, "SIGKILL");
+    if (child.pid !== undefined) this.options.onGroup?.(child.pid, false);
     // What the server wrote last on stderr (often why it stopped) is read before the close resolves.
     await Promise.race([this.stderrEnded, new Promise((resolve) => setTimeout(resolve, STDERR_GRACE_MS))]);
   }

@@ -20,6 +20,8 @@ export type McpConnectOptions = {
   readonly startTimeoutMs: number;
   /** Longest wait for one tool call. */
   readonly callTimeoutMs: number;
+  /** Told when a stdio server's process group starts and ends (to kill it should the agent die). */
+  readonly onGroup?: (pgid: number, alive: boolean) => void;
 };
 
 /** A connected server and its tools. */
@@ -41,7 +43,15 @@ type ClientModule = typeof import("@modelcontextprotocol/client");
 const oneLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
 
 const transportOf = (spec: McpServerSpec, mcp: ClientModule, options: McpConnectOptions) => {
-  if (spec.kind === "stdio") return new GroupStdioTransport({ command: spec.command, args: spec.args, cwd: options.cwd, env: { ...options.env, ...spec.env } });
+  if (spec.kind === "stdio") {
+    return new GroupStdioTransport({
+      command: spec.command,
+      args: spec.args,
+      cwd: options.cwd,
+      env: { ...options.env, ...spec.env },
+      ...(options.onGroup !== undefined ? { onGroup: options.onGroup } : {}),
+    });
+  }
   const requestInit = { headers: { ...spec.headers } };
   return spec.kind === "http"
     ? new mcp.StreamableHTTPClientTransport(new URL(spec.url), { requestInit })

@@ -33,6 +33,8 @@ export type BwrapSandbox = {
   readonly confine: (inner: FileSystem, cwd: () => string | undefined) => FileSystem;
   /** Removes the room (the private /tmp with it); synchronous, for an `exit` handler. */
   readonly dispose: () => void;
+  /** The host directory of the sandbox's private /tmp and masks, when it was made (to remove if the agent dies). */
+  readonly roomDir: string | undefined;
 };
 
 const refused = (why: SandboxUnavailable): ShellError => ({ kind: "spawn", message: unavailableMessage(why) });
@@ -88,5 +90,6 @@ export const bwrapSandbox = (options: BwrapSandboxOptions): BwrapSandbox => {
     wrapper,
     confine: (inner, cwd) => sandboxedFileSystem(inner, { settings, privateTmp: room?.privateTmp ?? "/nonexistent/mm-sandbox-tmp", cwd }),
     dispose: () => room?.remove(),
+    roomDir: room?.dir,
   };
 };

@@ -9,6 +9,7 @@ import { err, ok, okAsync, ResultAsync, type Result } from "neverthrow";
 import type { CommandWrapper } from "./command-wrapper.js";
 import type { Shell, ShellError, ShellRequest, ShellResult } from "../core-types.js";
 import { boundedOutput } from "./output-buffer.js";
+import { NO_REAPER, type Reaper } from "./reaper.js";
 import { signalGroup, terminateGroup } from "./process-group.js";
 
 /** Options of {@link bashShell}. */
@@ -28,6 +29,8 @@ export type BashShellOptions = {
    * a command can read it from the agent's `/proc/<pid>/environ`); values under 8 characters are not.
    */
   readonly redact?: readonly (string | undefined)[];
+  /** Told of every process group started and ended, to kill those left if the agent dies (reaper.ts). */
+  readonly reaper?: Reaper;
 };
 
 /** What a redacted secret is replaced with. */
@@ -199,16 +202,24 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
   const timing: Timing = { killGraceMs: options.killGraceMs ?? 2000, pipeGraceMs: options.pipeGraceMs ?? 250 };
   /** Groups started and maybe still populated; pruned as they empty, so it stays small. */
   const groups = new Set<number>();
+  const reaper = options.reaper ?? NO_REAPER;
+  const forget = (pgid: number): void => {
+    groups.delete(pgid);
+    reaper.untrack(pgid);
+  };
   const prune = (): void => {
-    for (const pgid of groups) if (!signalGroup(pgid, 0)) groups.delete(pgid);
+    for (const pgid of groups) if (!signalGroup(pgid, 0)) forget(pgid);
   };
   const track = (child: ChildProcess): ChildProcess => {
     prune();
-    if (child.pid !== undefined) groups.add(child.pid);
+    if (child.pid !== undefined) {
+      groups.add(child.pid);
+      reaper.track(child.pid);
+    }
     return child;
   };
   const untrackIfEmpty = (pgid: number | undefined): void => {
-    if (pgid !== undefined && !signalGroup(pgid, 0)) groups.delete(pgid);
+    if (pgid !== undefined && !signalGroup(pgid, 0)) forget(pgid);
   };
   const secrets = (options.redact ?? []).filter((secret): secret is string => secret !== undefined && secret.length >= 8);
   const redacted = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
@@ -236,7 +247,7 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
       let signalled = 0;
       for (const pgid of groups) {
         if (signalGroup(pgid, signal)) signalled += 1;
-        else groups.delete(pgid);
+        else forget(pgid);
       }
       return signalled;
     },

@@ -1,0 +1,62 @@
+/**
+ * What ends mm's process groups when mm cannot: an editor ends its agent with SIGKILL (Emacs acp.el's
+ * `delete-process`, agent-shell killing its buffer), and a command runs in a group of its own, so it
+ * would run on with ppid 1. The reaper is one small bash process per agent, in a group of its own,
+ * reading lines on a pipe only the agent holds: `+ <pgid>` and `- <pgid>` as groups start and end,
+ * `dir <path>` for a directory to remove. When the pipe ends (the agent exited, however it ended:
+ * stdin closed, a signal, SIGKILL, a crash, the OOM killer), it SIGKILLs every group still listed and
+ * removes the directories, then exits; the kernel closes the pipe at once, so that is within
+ * milliseconds of the agent's death. What a command detaches on purpose (`setsid`, a double fork
+ * into a new session) leaves its group and is not followed.
+ */
+import { spawn } from "node:child_process";
+
+/** Tells the reaper about groups and directories; every call is a no-op once it is gone. */
+export type Reaper = {
+  readonly track: (pgid: number) => void;
+  readonly untrack: (pgid: number) => void;
+  readonly removeAtEnd: (dir: string) => void;
+};
+
+/** Lines in, then: kill the groups still listed, remove the directories, exit. */
+const REAPER_SCRIPT = [
+  "declare -A groups; dirs=()",
+  'while IFS=" " read -r op arg; do',
+  '  case "$op" in',
+  '    +) groups["$arg"]=1 ;;',
+  '    -) unset "groups[$arg]" ;;',
+  '    dir) dirs+=("$arg") ;;',
+  "  esac",
+  "done",
+  'for pgid in "${!groups[@]}"; do kill -KILL -- "-$pgid" 2>/dev/null; done',
+  'for dir in "${dirs[@]}"; do rm -rf -- "$dir"; done',
+].join("\n");
+
+/** A reaper that does nothing (no bash, or a platform without process groups). */
+export const NO_REAPER: Reaper = { track: () => undefined, untrack: () => undefined, removeAtEnd: () => undefined };
+
+/** Starts the agent's reaper; `NO_REAPER` when it cannot start. It never keeps the agent's event loop alive. */
+export const startReaper = (bashPath = "bash"): Reaper => {
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(bashPath, ["-c", REAPER_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+  } catch {
+    return NO_REAPER;
+  }
+  let alive = true;
+  child.on("error", () => void (alive = false));
+  child.on("exit", () => void (alive = false));
+  child.stdin?.on("error", () => void (alive = false));
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  const send = (line: string): void => {
+    if (alive && child.stdin !== null && !child.stdin.destroyed) child.stdin.write(`${line}\n`);
+  };
+  return {
+    track: (pgid) => send(`+ ${pgid}`),
+    untrack: (pgid) => send(`- ${pgid}`),
+    removeAtEnd: (dir) => {
+      if (!dir.includes("\n")) send(`dir ${dir}`);
+    },
+  };
+};
