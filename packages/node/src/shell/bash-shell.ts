@@ -53,7 +53,6 @@ export type BashShell = Shell & {
  * in place, so the two streams share one pipe and keep their true order.
  */
 const MERGE_THEN_RUN =
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, not a template
   'for __mm_fd in /proc/$$/fd/*; do __mm_fd=${__mm_fd##*/}; case $__mm_fd in 0|1|2) ;; *) eval "exec $__mm_fd>&-" 2>/dev/null ;; esac; done; unset __mm_fd; exec "$0" -c "$1" 2>&1';
 const MAX_TIMER_MS = 2_147_483_647;
 
