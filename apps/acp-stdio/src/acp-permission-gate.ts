@@ -14,9 +14,11 @@ export const PERMISSION_OPTIONS: acp.PermissionOption[] = [
   { optionId: "reject", name: "Reject", kind: "reject_once" },
 ];
 
-const decisionOf = (response: acp.RequestPermissionResponse): PermissionDecision => {
-  if (response.outcome.outcome !== "selected") return "reject";
-  const id = response.outcome.optionId;
+/** The decision of an answer; anything malformed (`{}`, `null`, an unknown option) is a rejection. */
+const decisionOf = (response: acp.RequestPermissionResponse | null | undefined): PermissionDecision => {
+  const outcome = (response as { outcome?: { outcome?: unknown; optionId?: unknown } } | null | undefined)?.outcome;
+  if (typeof outcome !== "object" || outcome === null || outcome.outcome !== "selected") return "reject";
+  const id = outcome.optionId;
   return id === "allow" || id === "allow_always" ? id : "reject";
 };
 

@@ -16,6 +16,8 @@ export type Peer = {
 
 export type AppState = {
   readonly agent: Agent;
+  /** Why a cwd cannot be a session's (it does not exist, or is no directory); absent, none is checked. */
+  readonly cwdProblem?: (cwd: string) => Promise<string | undefined>;
   readonly config: MmConfig;
   readonly peer: Peer;
   readonly afterResponse: AfterResponse;

@@ -2,6 +2,7 @@
  * `mm-acp`, the composition root: command line → configuration → real adapters → ACP on stdio.
  * stdout carries protocol messages only; everything else goes to stderr.
  */
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { Readable } from "node:stream";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -124,6 +125,12 @@ const main = async (): Promise<void> => {
     random: cryptoRandomHex,
     ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
     commandEnv,
+    // A session's cwd must exist and be a directory: nothing is ever created outside one.
+    cwdProblem: async (cwd) => {
+      const info = await stat(cwd).catch(() => undefined);
+      if (info === undefined) return `cwd does not exist: ${cwd}`;
+      return info.isDirectory() ? undefined : `cwd is not a directory: ${cwd}`;
+    },
     onProcessGroup: (pgid, alive) => (alive ? reaper.track(pgid) : reaper.untrack(pgid)),
     listModels: () => listModelIds({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
   };

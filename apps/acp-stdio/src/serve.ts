@@ -43,6 +43,8 @@ export type AppPorts = {
   readonly commandEnv?: Readonly<Record<string, string | undefined>>;
   /** The server's model ids for the "full" surface's picker (undefined when it cannot say). */
   readonly listModels?: ModelLister;
+  /** Why a cwd cannot be a session's (the real disk's answer; in-memory tests leave it out). */
+  readonly cwdProblem?: (cwd: string) => Promise<string | undefined>;
   /** Told of every MCP server's process group, started (true) and killed (false): the reaper's. */
   readonly onProcessGroup?: (pgid: number, alive: boolean) => void;
   /** Under `tools.sandbox: "workspace"`: confines a session's file system to the sandbox's boundary, given that session's cwd. */
@@ -102,6 +104,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
   const wired = "afterResponse" in transport ? transport : withAfterResponse(transport);
   const app: AppState = {
     agent,
+    ...(ports.cwdProblem !== undefined ? { cwdProblem: ports.cwdProblem } : {}),
     config,
     peer,
     afterResponse: wired.afterResponse,

@@ -20,6 +20,8 @@ export type SpawnOptions = {
   cwd?: string;
   permission?: (request: acp.RequestPermissionRequest) => "allow" | "allow_always" | "reject";
   clientCapabilities?: acp.ClientCapabilities;
+  /** Answered to every permission request as it is, instead of a choice (a malformed answer). */
+  rawPermissionAnswer?: unknown;
   /** Descriptors the agent inherits, by the number it gets them as, as an editor may leave them open. */
   inherit?: Record<number, number>;
 };
@@ -86,6 +88,7 @@ export const spawnAgent = (options: SpawnOptions = {}): SpawnedAgent => {
     .onNotification("session/update", ({ params }) => void updates.push(params))
     .onRequest("session/request_permission", async ({ params }) => {
       permissions.push(params);
+      if ("rawPermissionAnswer" in options) return options.rawPermissionAnswer as acp.RequestPermissionResponse;
       const choice = options.permission?.(params) ?? "allow";
       return { outcome: { outcome: "selected", optionId: choice } };
     });

@@ -8,12 +8,14 @@ import { fullSurface, type AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
 import { replayUpdates } from "../translate/replay.js";
+import { cwdProblem } from "./new-session.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import { shownId } from "./shown-id.js";
 import { sendCommands } from "./new-session.js";
 
 export const loadSession = async (app: AppState, params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> => {
-  if (!params.cwd.startsWith("/")) throw invalidSessionParams(params.sessionId, "cwd must be an absolute path");
+  const problem = await cwdProblem(app, params.cwd);
+  if (problem !== undefined) throw invalidSessionParams(params.sessionId, problem);
   const loaded = await app.agent.loadSession(params.cwd, params.sessionId);
   if (loaded.isErr()) {
     const error = storeErrorText(loaded.error);

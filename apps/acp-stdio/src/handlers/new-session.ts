@@ -6,10 +6,19 @@ import { settingsReply } from "../session-settings.js";
 import { commandsUpdate } from "../translate/commands.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 
+/** Why `cwd` cannot be a session's: not absolute, or (as the app's port says) not an existing directory. */
+export const cwdProblem = async (app: AppState, cwd: string): Promise<string | undefined> =>
+  cwd.startsWith("/") ? await app.cwdProblem?.(cwd) : "cwd must be an absolute path";
+
+const checkCwd = async (app: AppState, cwd: string): Promise<void> => {
+  const problem = await cwdProblem(app, cwd);
+  if (problem !== undefined) throw acp.RequestError.invalidParams({ cwd, error: problem });
+};
+
 export const sendCommands = (app: AppState, sessionId: string): void => app.notify(sessionId, commandsUpdate(app.agent.commands()));
 
 export const newSession = async (app: AppState, params: acp.NewSessionRequest, requestId: JsonRpcId): Promise<acp.NewSessionResponse> => {
-  if (!params.cwd.startsWith("/")) throw acp.RequestError.invalidParams({ cwd: params.cwd, error: "cwd must be an absolute path" });
+  await checkCwd(app, params.cwd);
   const session = await app.agent.startSession(params.cwd);
   app.knownCwds.set(session.id, session.cwd);
   if (!fullSurface(app)) {

@@ -7,13 +7,15 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
+import { cwdProblem } from "./new-session.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 import { shownId } from "./shown-id.js";
 import { sendCommands } from "./new-session.js";
 
 export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequest, requestId: JsonRpcId): Promise<acp.ResumeSessionResponse> => {
-  if (!params.cwd.startsWith("/")) throw invalidSessionParams(params.sessionId, "cwd must be an absolute path");
+  const problem = await cwdProblem(app, params.cwd);
+  if (problem !== undefined) throw invalidSessionParams(params.sessionId, problem);
   const open = app.agent.session(params.sessionId);
   if (open !== undefined && open.cwd === params.cwd) {
     const { reply, later } = await settingsReply(app, open);

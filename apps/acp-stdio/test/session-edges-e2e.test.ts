@@ -1,0 +1,70 @@
+/**
+ * Edges of sessions an editor or a hostile input reaches (issue 28), through the built binary: a cwd
+ * that does not exist or is a file (the old code created it, with cwd "/" writing /.mm/sessions), a
+ * permission answer of `{}` or `null` (the model was told a raw JavaScript error), and
+ * `session/delete` of an id this process never saw (answered `invalid params`; ACP says it SHOULD
+ * succeed, acp-tck ACP-DELETE-002).
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { spawnAgent, stop } from "./spawned-agent.js";
+
+let server: FakeOpenAI;
+let root: string;
+beforeEach(async () => {
+  server = await startFakeOpenAI();
+  root = mkdtempSync(join(tmpdir(), "mm-session-edges-"));
+});
+afterEach(async () => {
+  await server.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const env = (extra: Record<string, string> = {}) => ({ MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: root, ...extra });
+const withSessions = (): string[] => {
+  const config = join(root, "mm.json");
+  writeFileSync(config, JSON.stringify({ sessions: { enabled: true } }));
+  return ["--config", config];
+};
+
+it("refuses a cwd that does not exist or is a file, naming it, and creates nothing", async () => {
+  const missing = join(root, "no/such/project");
+  const file = join(root, "a-file");
+  writeFileSync(file, "x");
+  const agent = spawnAgent({ cwd: root, env: env(), args: withSessions() });
+  const errors = await agent.run(async (client) => {
+    const refused = async (cwd: string) =>
+      client.request("session/new", { cwd, mcpServers: [] }).then(
+        () => "accepted",
+        (e: { code: number; data?: { error?: string } }) => `${e.code}: ${e.data?.error}`,
+      );
+    return [await refused(missing), await refused(file)];
+  });
+  await stop(agent);
+  expect(errors).toEqual([`-32602: cwd does not exist: ${missing}`, `-32602: cwd is not a directory: ${file}`]);
+  expect(existsSync(join(root, "no"))).toBe(false);
+  expect(agent.problems).toEqual([]);
+});
+
+it.each([{}, null])("takes a permission answer of %j as a rejection, and tells the model so", async (answer) => {
+  server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo ran > ran.txt" } }]), text("ok"));
+  const agent = spawnAgent({ cwd: root, env: env(), rawPermissionAnswer: answer });
+  await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd: root, mcpServers: [] });
+    await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+  });
+  await stop(agent);
+  expect(existsSync(join(root, "ran.txt"))).toBe(false);
+  const told = JSON.stringify((server.requests[1]?.body as { messages: unknown[] }).messages.at(-1));
+  expect(told).toContain("[command rejected by the user]");
+});
+
+it("answers session/delete of a session it never saw with {}", async () => {
+  const agent = spawnAgent({ cwd: root, env: env({ MM_ACP_SURFACE: "full" }), args: withSessions() });
+  const answer = await agent.run((client) => client.request("session/delete", { sessionId: "20260101-000000-00000000" }));
+  await stop(agent);
+  expect(answer).toEqual({});
+});
