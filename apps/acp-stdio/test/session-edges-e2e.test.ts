@@ -58,7 +58,7 @@ it.each([{}, null])("takes a permission answer of %j as a rejection, and tells t
   });
   await stop(agent);
   expect(existsSync(join(root, "ran.txt"))).toBe(false);
-  const told = JSON.stringify((server.requests[1]?.body as { messages: unknown[] }).messages.at(-1));
+  const told = JSON.stringify((server.requests[1]!.body as { messages: unknown[] }).messages.at(-1));
   expect(told).toContain("[command rejected by the user]");
 });
 
