@@ -227,7 +227,15 @@ const allProcs = (): ProcInfo[] =>
 
 /** Live (non-zombie) descendants of `pid`. */
 export const descendants = (pid: number): ProcInfo[] => {
-  const procs = allProcs();
+  // The agent's reaper (packages/node/src/shell/reaper.ts) lives as long as the agent: not a leftover.
+  const isReaper = (p: ProcInfo): boolean => {
+    try {
+      return readFileSync(`/proc/${p.pid}/cmdline`, "utf8").includes("# mm-reaper");
+    } catch {
+      return false;
+    }
+  };
+  const procs = allProcs().filter((p) => !isReaper(p));
   const found: ProcInfo[] = [];
   const frontier = [pid];
   while (frontier.length > 0) {

@@ -18,8 +18,12 @@ export type Reaper = {
   readonly removeAtEnd: (dir: string) => void;
 };
 
+/** In the reaper's command line, so a process listing can tell it from a command. */
+export const REAPER_MARK = "mm-reaper";
+
 /** Lines in, then: kill the groups still listed, remove the directories, exit. */
 const REAPER_SCRIPT = [
+  `# ${REAPER_MARK}`,
   "declare -A groups; dirs=()",
   'while IFS=" " read -r op arg; do',
   '  case "$op" in',
