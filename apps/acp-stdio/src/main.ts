@@ -120,7 +120,7 @@ const main = async (): Promise<void> => {
     shell,
     changes: changeTracker(),
     skills,
-    store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir }) : undefined,
+    store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir, warn: (line) => log.warn(`mm: ${line}`) }) : undefined,
     clock: systemClock,
     random: cryptoRandomHex,
     ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),

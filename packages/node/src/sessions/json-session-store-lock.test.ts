@@ -3,7 +3,7 @@
  * (`busy`, naming it), taken over from a dead one, checked before every write.
  */
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -110,5 +110,29 @@ describe("jsonSessionStore: the lock file", () => {
     const refused = (await s.save(sessionOf([...history, userMessage("mine")])))._unsafeUnwrapErr();
     expect(refused.kind).toBe("conflict");
     expect((await s.load(cwd, ID))._unsafeUnwrap().history.at(-1)).toEqual(userMessage("from the other"));
+  });
+});
+
+// Issue 28: a FIFO at `<id>.lock` hung the load (and, the store's queue being shared, every later
+// operation); a lock that is a symlink was followed (to /dev/zero: an endless read).
+describe("a lock that is no lock file", () => {
+  it.each([
+    ["a FIFO", async () => void spawnSync("mkfifo", [lockPath()])],
+    ["a symlink to /dev/zero", async () => symlink("/dev/zero", lockPath())],
+  ])("is reported in one line, never read nor waited on, when it is %s, and other sessions go on", async (what, plant) => {
+    const lines: string[] = [];
+    const s = jsonSessionStore({ dir: ".mm/sessions", warn: (line) => lines.push(line) });
+    await s.save(sessionOf(history));
+    await s.release(cwd, ID);
+    await plant();
+    // The load and the save go on without the lock (they do not hang), and the log says why once.
+    expect((await s.load(cwd, ID)).isOk()).toBe(true);
+    expect((await s.save({ ...sessionOf(history), updatedAt: 3_000 })).isOk()).toBe(true);
+    expect(lines).toEqual([
+      `session ${ID}: the lock ${lockPath()} is ${what.split(" to ")[0]}, not a lock file: remove it; the session is used without its lock`,
+    ]);
+    const other = { ...sessionOf(history), id: "20260916-101530-00000001" };
+    expect((await s.save(other)).isOk()).toBe(true);
+    expect((await s.load(cwd, other.id)).isOk()).toBe(true);
   });
 });

@@ -26,6 +26,8 @@ export type JsonSessionStoreOptions = {
   readonly owner?: LockOwner;
   /** Whether a lock's holder still runs; by default from /proc (pid, start time, boot id) or `kill(pid, 0)`. */
   readonly alive?: (owner: LockOwner) => boolean;
+  /** A line for the operator's log: a lock that cannot be used (a FIFO or a link in its place), once per session. */
+  readonly warn?: (line: string) => void;
 };
 
 /** What the store knows of one session: its files, the lock it holds, what it last wrote or read. */
@@ -112,6 +114,8 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     return (party = { self, alive: options.alive ?? ownerAlive(self) });
   };
   const slots = new Map<string, Slot>();
+  /** Locks already said to be unusable. */
+  const warned = new Set<string>();
 
   const slotOf = (cwd: string, id: string): Slot => {
     const dir = resolve(cwd, options.dir);
@@ -140,6 +144,10 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
       return ok(undefined);
     }
     const problem = taken.error;
+    if (problem.kind === "io" && !warned.has(slot.paths.lock)) {
+      warned.add(slot.paths.lock);
+      options.warn?.(`session ${id}: ${problem.message}; the session is used without its lock`);
+    }
     return err(problem.kind === "busy" ? { kind: "busy", id, holder: describeOwner(problem.holder, partyOf().self) } : io(id, problem.message));
   };
 

@@ -5,8 +5,8 @@
  * inode, checked before every write.
  */
 import { randomBytes } from "node:crypto";
-import { lstatSync, readFileSync } from "node:fs";
-import { link, lstat, open, readFile, rename, unlink } from "node:fs/promises";
+import { constants, lstatSync, readFileSync } from "node:fs";
+import { link, lstat, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";
@@ -46,6 +46,33 @@ const stampOf = async (path: string): Promise<Stamp | undefined> => {
 };
 
 const textOf = (owner: LockOwner): string => `${JSON.stringify(owner)}\n`;
+
+/** A lock is a few bytes: more is not a lock. */
+const MAX_LOCK_BYTES = 4096;
+
+/** What sits at a lock's path when it is no regular file (a FIFO, a symlink, a directory…); undefined when it is one, or nothing is there. */
+const notALock = async (path: string): Promise<string | undefined> => {
+  const info = await lstat(path).catch(() => undefined);
+  if (info === undefined || info.isFile()) return undefined;
+  return info.isSymbolicLink() ? "a symlink" : info.isFIFO() ? "a FIFO" : info.isDirectory() ? "a directory" : "not a regular file";
+};
+
+/** A lock's text, read without following a link nor blocking on a FIFO, and bounded; undefined when it is gone. */
+const readLock = async (path: string): Promise<string | undefined> => {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    if (!(await handle.stat()).isFile()) return undefined;
+    const buffer = Buffer.alloc(MAX_LOCK_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, MAX_LOCK_BYTES, 0);
+    return buffer.toString("utf8", 0, bytesRead);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined;
+    throw error;
+  } finally {
+    await handle?.close();
+  }
+};
 
 /**
  * Whether the lock file at `path` is still the one this process took: the same file, still naming
@@ -87,8 +114,10 @@ export const takeLock = async (path: string, party: LockParty): Promise<Result<H
         await link(temp, path);
       } catch (error) {
         if (errorCode(error) !== "EEXIST") throw error;
+        const odd = await notALock(path);
+        if (odd !== undefined) return err({ kind: "io", message: `the lock ${path} is ${odd}, not a lock file: remove it` });
         const before = await stampOf(path);
-        const text = await readFile(path, "utf8").catch((e: unknown) => (errorCode(e) === "ENOENT" ? undefined : Promise.reject(e)));
+        const text = await readLock(path);
         if (before === undefined || text === undefined) continue;
         const holder = ownerOf(text);
         if (holder !== undefined && sameOwner(holder, party.self)) return ok({ ...before, text });
