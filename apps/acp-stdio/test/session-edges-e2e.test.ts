@@ -5,7 +5,7 @@
  * `session/delete` of an id this process never saw (answered `invalid params`; ACP says it SHOULD
  * succeed, acp-tck ACP-DELETE-002).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
@@ -67,4 +67,31 @@ it("answers session/delete of a session it never saw with {}", async () => {
   const answer = await agent.run((client) => client.request("session/delete", { sessionId: "20260101-000000-00000000" }));
   await stop(agent);
   expect(answer).toEqual({});
+});
+
+// The spec: `<id>.json` is rewritten after every turn. On the old code the journal was folded into it
+// only on a rewrite or when the process let go: between, the document alone missed the last turns.
+it("leaves <id>.json holding every message after each of three turns, read alone", async () => {
+  const agent = spawnAgent({ cwd: root, env: env(), args: withSessions() });
+  const counts = await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd: root, mcpServers: [] });
+    const file = join(root, ".mm/sessions", `${sessionId}.json`);
+    const seen: number[] = [];
+    for (const word of ["one", "two", "three"]) {
+      server.enqueue(toolCalls([{ name: "bash", arguments: { command: `echo ${word}` } }]), text(`done ${word}`));
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: word }] });
+      let messages = 0;
+      for (let waited = 0; waited < 2000; waited += 20) {
+        const document = JSON.parse(readFileSync(file, "utf8")) as { messages: { role: string; text?: string }[] };
+        messages = document.messages.length;
+        if (document.messages.some((m) => m.role === "assistant" && m.text === `done ${word}`)) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      seen.push(messages);
+    }
+    return seen;
+  });
+  await stop(agent);
+  // Each turn: the user's prompt, the call, its result, the answer (the system prompt first).
+  expect(counts).toEqual([5, 9, 13]);
 });

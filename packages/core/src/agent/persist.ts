@@ -30,6 +30,20 @@ export const saveHistory = async (state: AgentState, session: Session, history: 
 };
 
 /**
+ * Once a turn has been saved, has the store make its document whole (the journal folded in), without
+ * the answer waiting: the store runs it before its next operation on that session, so before the next
+ * prompt's save. Failures are logged; the next save writes everything still needed.
+ */
+export const foldSession = (state: AgentState, live: LiveSession): void => {
+  const fold = state.deps.store?.fold;
+  if (fold === undefined || live.saveProblem !== undefined || state.sessions.get(live.session.id) !== live) return;
+  const { id, cwd } = live.session;
+  void fold(cwd, id).then((folded) => {
+    if (folded.isErr()) state.log(`session ${id}: the document was not folded: ${describeStoreError(folded.error)}`);
+  });
+};
+
+/**
  * Saves the live session, or `history` (the turn's so far) in its place, unless a load has replaced it
  * since (the loaded one is the truth). Remembers whether the session is on disk; logs each new problem.
  */

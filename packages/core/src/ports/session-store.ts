@@ -73,6 +73,12 @@ export type SessionStore = {
   readonly hold: (cwd: string, id: string) => ResultAsync<void, StoreError>;
   /** Leaves the session tidy on disk (one document) and lets other processes hold it. */
   readonly release: (cwd: string, id: string) => ResultAsync<void, StoreError>;
+  /**
+   * Makes the session's document whole again (what a store keeps beside it, such as a journal of the
+   * turn in flight, written into it), keeping the session held; called once a turn's answer is out.
+   * Absent: the store's document is always whole.
+   */
+  readonly fold?: (cwd: string, id: string) => ResultAsync<void, StoreError>;
 };
 
 /** One line for the user or the log. */

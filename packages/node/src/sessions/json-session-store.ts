@@ -167,10 +167,10 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     return JSON.stringify(theirs) === JSON.stringify(kept.session.history) ? ok("damaged") : err({ kind: "conflict", id, message: CONFLICT });
   };
 
-  const save = async (slot: Slot, session: StoredSession): Promise<Result<void, StoreError>> => {
+  const save = async (slot: Slot, session: StoredSession, whole = false): Promise<Result<void, StoreError>> => {
     const { id } = session;
     const kept = slot.kept;
-    const planned = planWrite(kept, session);
+    const planned = whole ? encodeRewrite(session).map((rewrite) => ({ kind: "rewrite" as const, rewrite })) : planWrite(kept, session);
     if (planned.isErr()) return err(io(id, planned.error));
     let plan = planned.value;
     if (plan === "nothing") return ok(undefined);
@@ -294,6 +294,8 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     load: (cwd, id) => run(cwd, id, (slot) => load(slot, id)),
     hold: (cwd, id) => run(cwd, id, (slot) => hold(slot, id)),
     release: (cwd, id) => run(cwd, id, (slot) => release(slot, id)),
+    // The document rewritten whole from what this process last wrote, when a journal is beside it.
+    fold: (cwd, id) => run(cwd, id, async (slot) => (slot.kept?.journal === undefined ? ok(undefined) : save(slot, slot.kept.session, true))),
     list: (cwd) => settled("", listSessionFiles(resolve(cwd, options.dir), cwd)),
     remove: (cwd, id) => run(cwd, id, (slot) => remove(slot, id)),
   };
