@@ -71,8 +71,32 @@ export const mcpSessions = (
       const ready: McpConnection[] = [];
       groups.set(key, ready);
       let waiting = true;
-      const toolsOf = (): readonly Tool[] => ready.flatMap((c) => c.tools);
-      const attempts = specs.map(async (spec) => {
+      /**
+       * The session's MCP tools, each name once: two tools that come to the same name (servers `github`
+       * and `github!`, or `a.b` and `a_b` of one server) would share calls, arguments and "Always
+       * allow" grants, so the one of the server listed later by the editor is left out (the same one
+       * whichever server starts first), and said once in the log with both origins.
+       */
+      const said = new Set<string>();
+      /** Each connection's place in the editor's list: the first listed keeps a name, whichever starts first. */
+      const place = new Map<McpConnection, number>();
+      const toolsOf = (): readonly Tool[] => {
+        const byName = new Map<string, { tool: Tool; server: string }>();
+        for (const connection of [...ready].sort((a, b) => (place.get(a) ?? 0) - (place.get(b) ?? 0))) {
+          for (const tool of connection.tools) {
+            const first = byName.get(tool.spec.name);
+            if (first === undefined) {
+              byName.set(tool.spec.name, { tool, server: connection.name });
+              continue;
+            }
+            const line = `MCP tool ${tool.spec.name} of server "${connection.name}" left out: its name is that of a tool of server "${first.server}" (mm names them <server>__<tool> in letters, digits and _)`;
+            if (!said.has(line)) hooks.log(line);
+            said.add(line);
+          }
+        }
+        return [...byName.values()].map((entry) => entry.tool);
+      };
+      const attempts = specs.map(async (spec, index) => {
         const connected = await connectMcpServer(spec, {
           cwd,
           env,
@@ -89,6 +113,7 @@ export const mcpSessions = (
         const connection = connected.value;
         alive.add(connection);
         if (closed.has(key)) return void closeOne(connection);
+        place.set(connection, index);
         ready.push(connection);
         hooks.log(`MCP server "${spec.name}" ready: ${connection.tools.length} tool(s)`);
         connection.onLost((reason) => {

@@ -156,3 +156,22 @@ describe("on the spec surface", () => {
     expect(agent.stderr()).toContain("(1 MCP server(s) ignored)");
   });
 });
+
+// Issue 28: server `github!` took over every tool of server `github` (calls, arguments and "Always
+// allow" grants), as their names came to the same `github__echo`. Now the later is left out, said once.
+describe("MCP tool names", () => {
+  it("keeps each name to one tool: a server whose tools would take another's names is left out of those", async () => {
+    fake.enqueue(text("ok"));
+    const agent = spawnAgent({ env: env("full"), cwd });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [stdioServer("github"), stdioServer("github!")] });
+      await client.request("session/prompt", say(sessionId, "hi"));
+      await client.request("session/close", { sessionId });
+    });
+    await stop(agent);
+    const chat = fake.requests.find((r) => r.path.endsWith("/chat/completions"))!;
+    const names = ((chat.body as { tools: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+    expect(names.filter((n) => n === "github__echo")).toHaveLength(1);
+    expect(agent.stderr()).toContain('MCP tool github__echo of server "github!" left out: its name is that of a tool of server "github"');
+  });
+});

@@ -16,6 +16,8 @@ const STDERR_GRACE_MS = 200;
 const EXIT_WAIT_MS = 1000;
 /** The write errors of a server that is gone (or going). */
 const BROKEN_PIPE = new Set(["EPIPE", "ECONNRESET", "ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]);
+/** The longest line a server may write (characters): past it the server is stopped, as if it had crashed. */
+export const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 export type GroupStdioOptions = {
   readonly command: string;
@@ -84,17 +86,40 @@ export class GroupStdioTransport implements Transport {
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child = child;
-    let buffer = "";
+    // The pieces of the line under way: each chunk is searched once for its newlines (a long line is
+    // not joined and scanned again on every chunk), and a line past MAX_LINE_CHARS stops the server.
+    let pieces: string[] = [];
+    let pending = 0;
+    let overflowed = false;
+    const deliver = (line: string): void => {
+      const trimmed = line.trim();
+      if (trimmed === "") return;
+      try {
+        this.onmessage?.(JSON.parse(trimmed) as JSONRPCMessage);
+      } catch (error) {
+        this.onerror?.(new Error(`not a JSON-RPC line: ${trimmed.slice(0, 200)}`, { cause: error }));
+      }
+    };
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      buffer += chunk;
-      for (let newline = buffer.indexOf("\n"); newline !== -1; newline = buffer.indexOf("\n")) {
-        const line = buffer.slice(0, newline).trim();
-        buffer = buffer.slice(newline + 1);
-        if (line === "") continue;
-        try {
-          this.onmessage?.(JSON.parse(line) as JSONRPCMessage);
-        } catch (error) {
-          this.onerror?.(new Error(`not a JSON-RPC line: ${line.slice(0, 200)}`, { cause: error }));
+      if (overflowed) return;
+      let start = 0;
+      for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", start)) {
+        pieces.push(chunk.slice(start, newline));
+        const line = pieces.join("");
+        pieces = [];
+        pending = 0;
+        start = newline + 1;
+        deliver(line);
+      }
+      if (start < chunk.length) {
+        pieces.push(chunk.slice(start));
+        pending += chunk.length - start;
+        if (pending > MAX_LINE_CHARS) {
+          overflowed = true;
+          pieces = [];
+          this.exit = `wrote a line of over ${MAX_LINE_CHARS} characters and was stopped`;
+          this.onerror?.(new Error(`the server ${this.exit}`));
+          signalGroup(child, "SIGKILL");
         }
       }
     });
@@ -114,7 +139,7 @@ export class GroupStdioTransport implements Transport {
     if (child.pid !== undefined) this.options.onGroup?.(child.pid, true);
     child.on("error", (error) => this.onerror?.(error));
     child.once("exit", (code, signal) => {
-      if (!this.closing) this.exit = signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
+      if (!this.closing && this.exit === undefined) this.exit = signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
       signalGroup(child, "SIGKILL");
       this.onclose?.();
     });
