@@ -59,8 +59,12 @@ export const mcpSessions = (
     await connection.close();
     alive.delete(connection);
   };
+  /** What stops the servers of a session still starting: aborted when it closes, and at exit. */
+  const starting = new Map<string, AbortController>();
   const closeKey = async (key: string): Promise<void> => {
     closed.add(key);
+    starting.get(key)?.abort();
+    starting.delete(key);
     const connections = groups.get(key) ?? [];
     groups.delete(key);
     await Promise.all(connections.map(closeOne));
@@ -68,6 +72,9 @@ export const mcpSessions = (
   return {
     start: async (key, specs, cwd, hooks) => {
       closed.delete(key);
+      const stop = new AbortController();
+      starting.get(key)?.abort();
+      starting.set(key, stop);
       const ready: McpConnection[] = [];
       groups.set(key, ready);
       let waiting = true;
@@ -103,9 +110,12 @@ export const mcpSessions = (
           clientVersion,
           startTimeoutMs: START_TIMEOUT_MS,
           callTimeoutMs,
+          signal: stop.signal,
           ...(onGroup !== undefined ? { onGroup } : {}),
         });
         if (connected.isErr()) {
+          // Stopped by its session's close (or the exit) while it started: nothing to tell.
+          if (stop.signal.aborted) return;
           hooks.log(`MCP server "${spec.name}" failed to start: ${connected.error}`);
           hooks.tell(`[MCP server "${spec.name}" failed to start: ${connected.error}]`);
           return;
@@ -134,6 +144,7 @@ export const mcpSessions = (
       await Promise.all([...groups.keys()].map(closeKey));
     },
     killAll: () => {
+      for (const stop of starting.values()) stop.abort();
       for (const connection of alive) connection.killNow();
     },
   };

@@ -97,3 +97,25 @@ describe("an agent killed with SIGKILL", () => {
     expect(await gone(`sleep ${marker}`, 1000)).toBe(true);
   });
 });
+
+// session/close left a server that never answered initialize running until the 20 s start limit.
+describe("session/close", () => {
+  it("stops an MCP server still starting at once", async () => {
+    const marker = `${83 + Math.floor(Math.random() * 1000)}.${Date.now() % 1000}`;
+    const script = join(cwd, "slow-server.sh");
+    // Never answers initialize (it reads nothing), and ignores TERM.
+    writeFileSync(script, `#!/bin/bash\ntrap '' TERM\nsleep ${marker}\n`, { mode: 0o755 });
+    const agent = spawnAgent({ cwd, env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", MM_ACP_SURFACE: "full", HOME: cwd } });
+    const elapsed = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [{ name: "slow", command: script, args: [], env: [] }] });
+      expect(running(`sleep ${marker}`).length).toBe(1);
+      const t0 = Date.now();
+      await client.request("session/close", { sessionId });
+      expect(await gone(`sleep ${marker}`, 1000)).toBe(true);
+      return Date.now() - t0;
+    });
+    agent.child.kill("SIGKILL");
+    await agent.exited;
+    expect(elapsed).toBeLessThan(2000);
+  });
+});

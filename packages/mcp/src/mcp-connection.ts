@@ -20,6 +20,8 @@ export type McpConnectOptions = {
   readonly startTimeoutMs: number;
   /** Longest wait for one tool call. */
   readonly callTimeoutMs: number;
+  /** Stops a server still starting at once (its session closed, the agent exiting): the start then fails. */
+  readonly signal?: AbortSignal;
   /** Told when a stdio server's process group starts and ends (to kill it should the agent die). */
   readonly onGroup?: (pgid: number, alive: boolean) => void;
 };
@@ -66,8 +68,14 @@ const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise
   let lost: ((reason: string) => void) | undefined;
   const stderr = (): string => (transport instanceof GroupStdioTransport ? transport.stderr() : "");
   const kill = (): void => (transport instanceof GroupStdioTransport ? transport.killNow() : undefined);
+  const stopStart = (): void => {
+    kill();
+    void transport.close().catch(() => undefined);
+  };
+  options.signal?.addEventListener("abort", stopStart, { once: true });
   try {
-    await client.connect(transport, { timeout: options.startTimeoutMs });
+    if (options.signal?.aborted) throw new Error("stopped before it started");
+    await client.connect(transport, { timeout: options.startTimeoutMs, ...(options.signal !== undefined ? { signal: options.signal } : {}) });
     const infos: McpToolInfo[] = [];
     let cursor: string | undefined;
     do {
@@ -75,6 +83,7 @@ const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise
       infos.push(...(page.tools as McpToolInfo[]));
       cursor = page.nextCursor;
     } while (cursor !== undefined);
+    options.signal?.removeEventListener("abort", stopStart);
     client.onclose = () => {
       if (!closing) lost?.("the server stopped");
     };
@@ -94,6 +103,7 @@ const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise
     };
   } catch (error) {
     closing = true;
+    options.signal?.removeEventListener("abort", stopStart);
     await transport.close().catch(() => undefined);
     const tail = stderr().trim();
     // A server that ended by itself says why (its exit), whichever of the exit or a broken pipe came first.
