@@ -4,6 +4,7 @@
  * `write` + `fdatasync` of the same bytes to a plain file. Each message is the model's, asking for a
  * tool call: the store flushes such an append before the save returns (the call runs next), so the
  * figure holds the `fdatasync` as its floor does (a tool result's flush overlaps the next request).
+ * Then the fold that follows every turn (the journal written into the document, whole), 5 times.
  */
 import { closeSync, fdatasyncSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { encodeSessionDocument, jsonSessionStore } from "@mm/node";
 import { now } from "../lib/stats.js";
 
 const SAVES = 200;
+const FOLDS = 5;
 
 const p90 = (samples: readonly number[]): number => [...samples].sort((a, b) => a - b)[Math.floor(samples.length * 0.9)] ?? Number.NaN;
 
@@ -27,6 +29,7 @@ export const journalAppends = async (root: string, stored: StoredSession, genera
   let history: History = loaded.history;
   const save: number[] = [];
   const floor: number[] = [];
+  const fold: number[] = [];
   const floorFd = openSync(join(root, "floor"), "a");
   try {
     for (let i = 0; i < SAVES; i++) {
@@ -46,10 +49,18 @@ export const journalAppends = async (root: string, stored: StoredSession, genera
       fdatasyncSync(floorFd);
       floor.push(now() - t1);
     }
+    // The fold after a turn (issue 28): the journal of the saves above written into the document.
+    for (let i = 0; i < FOLDS; i++) {
+      history = [...history, { role: "assistant", text: "one more", toolCalls: [] }];
+      (await store.save({ ...loaded, updatedAt: Date.now(), history }))._unsafeUnwrap();
+      const t0 = now();
+      (await store.fold!(cwd, session.id))._unsafeUnwrap();
+      fold.push(now() - t0);
+    }
   } finally {
     closeSync(floorFd);
     await store.release(cwd, session.id);
     rmSync(root, { recursive: true, force: true });
   }
-  return { save, floor, p90: p90(save), floorP90: p90(floor) };
+  return { save, floor, fold, p90: p90(save), floorP90: p90(floor) };
 };
