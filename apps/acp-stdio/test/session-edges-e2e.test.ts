@@ -5,7 +5,8 @@
  * `session/delete` of an id this process never saw (answered `invalid params`; ACP says it SHOULD
  * succeed, acp-tck ACP-DELETE-002).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
@@ -94,4 +95,47 @@ it("leaves <id>.json holding every message after each of three turns, read alone
   await stop(agent);
   // Each turn: the user's prompt, the call, its result, the answer (the system prompt first).
   expect(counts).toEqual([5, 9, 13]);
+});
+
+// A FIFO at `<id>.lock` hung session/load, and from then on every prompt of every session of that
+// process; a symlink to /dev/zero read half a gigabyte. Now both are named once and never read.
+it.each([
+  ["a FIFO", (lock: string) => void execFileSync("mkfifo", [lock])],
+  ["a symlink", (lock: string) => symlinkSync("/dev/zero", lock)],
+])("loads a session whose lock is %s without hanging, and other sessions go on", async (what, plant) => {
+  server.enqueue(text("first"));
+  const first = spawnAgent({ cwd: root, env: env(), args: withSessions() });
+  const sessionId = await first.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd: root, mcpServers: [] });
+    await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+    return sessionId;
+  });
+  await stop(first);
+  plant(join(root, ".mm/sessions", `${sessionId}.lock`));
+  server.enqueue(text("second"));
+  const again = spawnAgent({ cwd: root, env: env(), args: withSessions() });
+  const answered = await again.run(async (client) => {
+    await client.request("session/load", { sessionId, cwd: root, mcpServers: [] });
+    const { sessionId: other } = await client.request("session/new", { cwd: root, mcpServers: [] });
+    return client.request("session/prompt", { sessionId: other, prompt: [{ type: "text", text: "still there?" }] });
+  });
+  await stop(again);
+  expect(answered).toEqual({ stopReason: "end_turn" });
+  expect(again.stderr()).toContain(`is ${what}, not a lock file: remove it`);
+});
+
+// An MCP server writing one endless line grew the agent to 2.9 GB and slowed every other session.
+it("stops an MCP server writing an endless line, says so once, and other sessions go on", async () => {
+  const script = join(root, "endless.mjs");
+  writeFileSync(script, 'const c = "x".repeat(1 << 20); const go = () => { while (process.stdout.write(c)); process.stdout.once("drain", go); }; go();\n');
+  server.enqueue(text("fine"));
+  const agent = spawnAgent({ cwd: root, env: env({ MM_ACP_SURFACE: "full" }) });
+  const answered = await agent.run(async (client) => {
+    await client.request("session/new", { cwd: root, mcpServers: [{ name: "endless", command: process.execPath, args: [script], env: [] }] });
+    const { sessionId } = await client.request("session/new", { cwd: root, mcpServers: [] });
+    return client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+  });
+  await stop(agent);
+  expect(answered).toEqual({ stopReason: "end_turn" });
+  expect(agent.stderr()).toContain("wrote a line of over 16777216 characters and was stopped");
 });

@@ -6,6 +6,7 @@ import { liveOutput } from "../live-output/live-output.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
 import { wantsTerminalOutput } from "../translate/terminal.js";
 import { updatesOf, type UpdateOptions } from "../translate/turn-event.js";
+import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 import { internalError, invalidSessionParams } from "./errors.js";
 
 const updateOptions = (app: AppState, sessionId: string): UpdateOptions => {
@@ -19,7 +20,7 @@ const updateOptions = (app: AppState, sessionId: string): UpdateOptions => {
   };
 };
 
-export const prompt = async (app: AppState, params: acp.PromptRequest): Promise<acp.PromptResponse> => {
+export const prompt = async (app: AppState, params: acp.PromptRequest, requestId?: JsonRpcId): Promise<acp.PromptResponse> => {
   const { sessionId } = params;
   const options = updateOptions(app, sessionId);
   const send = (update: acp.SessionUpdate): void => app.notify(sessionId, update);
@@ -39,6 +40,8 @@ export const prompt = async (app: AppState, params: acp.PromptRequest): Promise<
   try {
     const result = await app.agent.prompt(sessionId, promptBlocksOf(params.prompt), emit);
     if (result.isErr()) throw invalidSessionParams(sessionId, result.error.kind === "unknown-session" ? "unknown session" : result.error.reason);
+    // The session file made whole (issue 28) once the answer is on its way to the editor, not before.
+    if (requestId !== undefined) app.afterResponse(requestId, () => setImmediate(() => app.agent.foldSession(sessionId)));
     if (result.value.stopReason === "failed") throw internalError(result.value.error);
     const { stopReason } = result.value;
     // The spec surface knows no `max_tokens` / `refusal`: the turn ends `end_turn`, after the notice chunk saying why.

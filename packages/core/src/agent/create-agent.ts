@@ -3,6 +3,7 @@
  * (see `agent-state.ts`). Each function lives in its own file beside this one.
  */
 import { errAsync, ok, okAsync, ResultAsync, type Result } from "neverthrow";
+import { foldSession } from "./persist.js";
 import { availableCommands, type AvailableCommand } from "../commands/slash-command.js";
 import type { History } from "../history/message.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
@@ -72,6 +73,12 @@ export type Agent = {
   readonly cancel: (sessionId: string) => boolean;
   /** Cancels every session's prompts (e.g. at shutdown). */
   readonly cancelAll: () => void;
+  /**
+   * Has the store make the session's document whole (its journal folded in), in the background: call
+   * it once a prompt's answer is out (the app does, after the response is written). Does nothing for an
+   * unknown session or a store without `fold`.
+   */
+  readonly foldSession: (sessionId: string) => void;
   /** A snapshot of a session, if the agent has it. */
   readonly session: (sessionId: string) => SessionInfo | undefined;
   /** Settles once every prompt queued so far has settled (and its session saved). */
@@ -174,6 +181,10 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
     },
     cancelAll: () => {
       for (const live of state.sessions.values()) cancelLive(live);
+    },
+    foldSession: (id) => {
+      const live = find(id);
+      if (live !== undefined) foldSession(state, live);
     },
     session: (id) => {
       const live = find(id);

@@ -13,7 +13,7 @@ import type { Emit } from "../turn/events.js";
 import { runTurn, type StopReason } from "../turn/run-turn.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 import { holdResults } from "./held-results.js";
-import { foldSession, holdSession, persistSession, tellUnsaved } from "./persist.js";
+import { holdSession, persistSession, tellUnsaved } from "./persist.js";
 import { compactCommand, newCommand } from "./slash-commands.js";
 
 /** How a prompt ended: a stop reason, or a failure explained in one line. */
@@ -60,7 +60,6 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
   live.session = { ...live.session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens };
   await persistSession(state, live);
   tellUnsaved(live, emit);
-  foldSession(state, live);
   const { commands, fileOps, skills } = outcome.counts;
   state.log(`turn done: ${commands} command(s) · ${fileOps} file op(s) · ${skills} skill(s)`);
   if (outcome.stopReason !== "failed") return { stopReason: outcome.stopReason };
