@@ -45,6 +45,16 @@ describe("the tracker's git runs nothing of the repository", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it("turns off a filter whose name differs from another's only by case", async () => {
+    const repo = await gitRepo(await dirs.make(), { "a.txt": "a\n", ".gitattributes": "* filter=EVIL\n" });
+    const marker = join(await dirs.make(), "pwned");
+    const script = await plant(await dirs.make(), marker);
+    const tracker = changeTracker({ env: { PATH: process.env.PATH, OPENAI_API_KEY: "sk-secret" } });
+    const diffs = await diffsOf(tracker, repo, `git config filter.EVIL.clean ${script} && git config filter.evil.clean cat && echo b > a.txt`);
+    expect(diffs).toEqual([{ path: join(repo, "a.txt"), oldText: "a\n", newText: "b\n" }]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("ignores the hook of a repository the command made with git init", async () => {
     const dir = await dirs.make();
     const marker = join(await dirs.make(), "pwned");

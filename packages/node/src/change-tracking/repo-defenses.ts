@@ -11,8 +11,19 @@ import { FORCED_SETTINGS, gitEnvironment, runGit, type GitFailure, type GitSetti
 
 /** Settings that name a program git would run. */
 const PROGRAM_KEYS =
-  /^(filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|diff\.external|core\.fsmonitor|core\.hookspath|core\.sshcommand|core\.askpass)$/;
-const DRIVERS = /^(filter|diff)\.(.+)\.[^.]+$/;
+  /^(filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|diff\.external|core\.fsmonitor|core\.hookspath|core\.sshcommand|core\.askpass)$/i;
+const DRIVERS = /^(filter|diff)\.(.+)\.[^.]+$/i;
+
+/**
+ * A setting's name as git matches it: section and key are case-insensitive, the subsection (a
+ * driver's name) is not, so `filter.EVIL.clean` and `filter.evil.clean` are two drivers.
+ */
+export const settingName = (name: string): string => {
+  const first = name.indexOf(".");
+  const last = name.lastIndexOf(".");
+  if (first === -1 || first === last) return name.toLowerCase();
+  return `${name.slice(0, first).toLowerCase()}${name.slice(first, last)}${name.slice(last).toLowerCase()}`;
+};
 
 /** `name\nvalue` entries of `git config -z --get-regexp`, the last value of each name (the one git uses). */
 export const lastValues = (listing: string): Map<string, string> => {
@@ -20,7 +31,7 @@ export const lastValues = (listing: string): Map<string, string> => {
   for (const entry of listing.split("\0")) {
     if (entry === "") continue;
     const newline = entry.indexOf("\n");
-    values.set((newline === -1 ? entry : entry.slice(0, newline)).toLowerCase(), newline === -1 ? "" : entry.slice(newline + 1));
+    values.set(settingName(newline === -1 ? entry : entry.slice(0, newline)), newline === -1 ? "" : entry.slice(newline + 1));
   }
   return values;
 };
@@ -30,7 +41,7 @@ export const driverSettings = (listing: string): GitSetting[] => {
   const drivers = new Set<string>();
   for (const name of lastValues(listing).keys()) {
     const match = DRIVERS.exec(name);
-    if (match !== null) drivers.add(`${match[1]}.${match[2]}`);
+    if (match !== null) drivers.add(`${match[1]?.toLowerCase()}.${match[2]}`);
   }
   return [...drivers].flatMap((driver): GitSetting[] =>
     driver.startsWith("filter.")
@@ -49,7 +60,7 @@ export const driverSettings = (listing: string): GitSetting[] => {
 
 /** A program still named once the settings apply, or undefined. */
 export const programLeft = (listing: string): string | undefined => {
-  const harmless = new Map(FORCED_SETTINGS.map(([name, value]) => [name.toLowerCase(), value]));
+  const harmless = new Map(FORCED_SETTINGS.map(([name, value]) => [settingName(name), value]));
   for (const [name, value] of lastValues(listing)) {
     if (!PROGRAM_KEYS.test(name) || value === "" || value === harmless.get(name) || value === "false") continue;
     return `${name}=${value}`;
