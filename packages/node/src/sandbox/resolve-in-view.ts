@@ -21,37 +21,39 @@ export type Resolved =
 
 const lstatOrUndefined = (path: string) => lstat(path).catch(() => undefined);
 
-/** Resolves `path` (absolute, as the model or the sandbox sees it) in `view`. */
+/**
+ * Resolves `path` (absolute, as the model or the sandbox sees it) in `view`. The walk is in the
+ * sandbox's coordinates, each step looked at through {@link hostPathOf}: a relative target joins the
+ * link's sandbox directory, so `/tmp/up -> ../..` climbs the private /tmp as a command would, never
+ * the host directory that holds it.
+ */
 export const resolveInView = async (view: SandboxView, path: string): Promise<Resolved> => {
-  let pending = posix
-    .normalize(hostPathOf(view, path))
-    .split("/")
-    .filter((part) => part !== "");
+  const partsOf = (p: string) =>
+    posix
+      .normalize(p)
+      .split("/")
+      .filter((part) => part !== "");
+  let pending = partsOf(path);
   let done = "/";
   let links = 0;
   while (pending.length > 0) {
     const [part, ...rest] = pending as [string, ...string[]];
     const next = posix.join(done, part);
-    const info = await lstatOrUndefined(next);
-    if (info === undefined) return { kind: "path", host: posix.join(next, ...rest), viaLink: links > 0 };
+    const host = hostPathOf(view, next);
+    const info = await lstatOrUndefined(host);
+    if (info === undefined) return { kind: "path", host: hostPathOf(view, posix.join(next, ...rest)), viaLink: links > 0 };
     if (!info.isSymbolicLink()) {
       done = next;
       pending = rest;
       continue;
     }
     if (++links > MAX_LINKS) return { kind: "loop" };
-    const target = await readlink(next);
-    const joined = posix.isAbsolute(target) ? hostPathOf(view, target) : posix.join(done, target);
+    const target = await readlink(host);
+    const joined = posix.isAbsolute(target) ? target : posix.join(done, target);
     // A link to nothing, as the last component: writing through it would create its target.
-    if (rest.length === 0 && (await lstatOrUndefined(joined)) === undefined) return { kind: "dangling", link: next, target };
-    pending = [
-      ...posix
-        .normalize(joined)
-        .split("/")
-        .filter((p) => p !== ""),
-      ...rest,
-    ];
+    if (rest.length === 0 && (await lstatOrUndefined(hostPathOf(view, joined))) === undefined) return { kind: "dangling", link: host, target };
+    pending = [...partsOf(joined), ...rest];
     done = "/";
   }
-  return { kind: "path", host: done, viaLink: links > 0 };
+  return { kind: "path", host: hostPathOf(view, done), viaLink: links > 0 };
 };

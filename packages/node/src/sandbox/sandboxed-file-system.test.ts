@@ -124,6 +124,20 @@ describe("sandboxedFileSystem and links a command planted", () => {
     expect((await fs.readText(join(dirs.cwd, "peek")))._unsafeUnwrap()).toBe("private copy");
   });
 
+  it("climbs a relative link in the private /tmp as the sandbox would, never into the host's /tmp", async () => {
+    const { fs, dirs } = world("/tmp");
+    const hostSecret = mkdtempSync(join(tmpdir(), "mm-host-tmp-"));
+    roots.push(hostSecret);
+    writeFileSync(join(hostSecret, "secret.txt"), "HOST ONLY");
+    const name = hostSecret.slice("/tmp/".length);
+    mkdirSync(join(dirs.privateTmp, name), { recursive: true });
+    writeFileSync(join(dirs.privateTmp, name, "secret.txt"), "private copy");
+    // In the sandbox /tmp/up is /; on the host, the private /tmp's ../../.. is the host's /tmp.
+    symlinkSync("../../..", join(dirs.privateTmp, "up"));
+    expect((await fs.readText(`/tmp/up/${name}/secret.txt`)).isErr()).toBe(true);
+    expect((await fs.readText(`/tmp/up/tmp/${name}/secret.txt`))._unsafeUnwrap()).toBe("private copy");
+  });
+
   it("writes through a link inside the boundary to its target", async () => {
     const { fs, dirs } = world();
     writeFileSync(join(dirs.cwd, "real.txt"), "old");
