@@ -141,6 +141,7 @@ export class GroupStdioTransport implements Transport {
     child.once("exit", (code, signal) => {
       if (!this.closing && this.exit === undefined) this.exit = signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
       signalGroup(child, "SIGKILL");
+      if (child.pid !== undefined) this.options.onGroup?.(child.pid, false);
       this.onclose?.();
     });
   }

@@ -25,7 +25,8 @@ export const REAPER_MARK = "mm-reaper";
 const REAPER_SCRIPT = [
   `# ${REAPER_MARK}`,
   "declare -A groups; dirs=()",
-  'while IFS=" " read -r op arg; do',
+  // The whole line, its spaces kept: a directory's name may end in one.
+  "while IFS= read -r line; do op=${line%% *}; arg=${line#* }",
   '  case "$op" in',
   '    +) groups["$arg"]=1 ;;',
   '    -) unset "groups[$arg]" ;;',

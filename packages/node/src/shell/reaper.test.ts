@@ -1,0 +1,50 @@
+/**
+ * The reaper outlives an agent killed with SIGKILL: the groups it was told of die, the directories it
+ * was given are removed. Driven through a real agent-like process (a child running `startReaper`),
+ * killed the way an editor kills it.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { isGroupAlive } from "./process-group.js";
+
+const reaperModule = fileURLToPath(new URL("./reaper.ts", import.meta.url));
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const waitFor = async (check: () => boolean, ms: number): Promise<boolean> => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+};
+
+describe("startReaper", () => {
+  it("kills the groups and removes the directories (spaces kept) of an agent killed with SIGKILL", async () => {
+    const root = mkdtempSync(join(tmpdir(), "mm-reaper-"));
+    made.push(root);
+    const dir = join(root, "room ");
+    mkdirSync(dir);
+    const sleeper = spawn("sleep", ["60"], { detached: true, stdio: "ignore" });
+    const pgid = sleeper.pid as number;
+    sleeper.unref();
+    const script = [
+      `import { startReaper } from ${JSON.stringify(reaperModule)};`,
+      "const reaper = startReaper();",
+      `reaper.track(${pgid});`,
+      `reaper.removeAtEnd(${JSON.stringify(dir)});`,
+      "setTimeout(() => process.kill(process.pid, 'SIGKILL'), 300);",
+    ].join("\n");
+    const agent = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 20_000 });
+    expect(agent.signal).toBe("SIGKILL");
+    expect(await waitFor(() => !isGroupAlive(pgid) && !existsSync(dir), 5_000)).toBe(true);
+    expect(existsSync(root)).toBe(true);
+  });
+});
