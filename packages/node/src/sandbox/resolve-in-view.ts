@@ -8,7 +8,7 @@
  */
 import { lstat, readlink } from "node:fs/promises";
 import { posix } from "node:path";
-import { hostPathOf, type SandboxView } from "./sandbox-view.js";
+import { boundUnderTmp, hostPathOf, isWithin, type SandboxView } from "./sandbox-view.js";
 
 /** Links followed before giving up (Linux's own limit). */
 const MAX_LINKS = 40;
@@ -33,12 +33,19 @@ export const resolveInView = async (view: SandboxView, path: string): Promise<Re
       .normalize(p)
       .split("/")
       .filter((part) => part !== "");
+  const bound = boundUnderTmp(view);
   let pending = partsOf(path);
   let done = "/";
   let links = 0;
   while (pending.length > 0) {
     const [part, ...rest] = pending as [string, ...string[]];
     const next = posix.join(done, part);
+    // Above a directory bound under /tmp the sandbox has plain directories (the mount points' parents).
+    if (bound.some((dir) => dir !== next && isWithin(dir, next))) {
+      done = next;
+      pending = rest;
+      continue;
+    }
     const host = hostPathOf(view, next);
     const info = await lstatOrUndefined(host);
     if (info === undefined) return { kind: "path", host: hostPathOf(view, posix.join(next, ...rest)), viaLink: links > 0 };

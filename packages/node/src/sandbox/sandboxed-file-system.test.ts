@@ -138,10 +138,11 @@ describe("sandboxedFileSystem and links a command planted", () => {
     expect((await fs.readText(`/tmp/up/tmp/${name}/secret.txt`))._unsafeUnwrap()).toBe("private copy");
   });
 
-  it("writes through a link inside the boundary to its target", async () => {
-    const { fs, dirs } = world();
+  it.each(["/var/tmp", "/tmp"])("writes through a link inside the boundary to its target (project under %s)", async (parent) => {
+    const { fs, dirs } = world(parent);
     writeFileSync(join(dirs.cwd, "real.txt"), "old");
     symlinkSync("real.txt", join(dirs.cwd, "alias.txt"));
+    expect((await fs.realPath?.(join(dirs.cwd, "alias.txt")))?._unsafeUnwrap()).toBe(join(dirs.cwd, "real.txt"));
     expect((await fs.writeText(join(dirs.cwd, "alias.txt"), "new")).isOk()).toBe(true);
     expect(readFileSync(join(dirs.cwd, "real.txt"), "utf8")).toBe("new");
   });
