@@ -90,12 +90,16 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
       "chmod +x .hook.sh .filter.sh",
       'git config core.fsmonitor "$PWD/.hook.sh"',
       'git config filter.evil.clean "$PWD/.filter.sh"',
-      "echo '* filter=evil' > .gitattributes",
+      // A driver whose name differs from a harmless one only by case (review finding).
+      'git config filter.EVIL.clean "$PWD/.filter.sh"',
+      "git config filter.Evil.clean cat",
+      "printf 'f.txt filter=evil\\ng.txt filter=EVIL\\n' > .gitattributes",
       "echo one > f.txt",
+      "echo one > g.txt",
     ].join(" && ");
     server.enqueue(
       toolCalls([{ name: "bash", arguments: { command: plant } }]),
-      toolCalls([{ name: "bash", arguments: { command: "echo two > f.txt" } }]),
+      toolCalls([{ name: "bash", arguments: { command: "echo two > f.txt && echo two > g.txt" } }]),
       text("done"),
     );
     const config = join(home, "mm.json");
@@ -114,6 +118,7 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
       .filter((u): u is acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } => u.sessionUpdate === "tool_call_update" && u.status === "completed");
     expect(finals).toHaveLength(2);
     expect(finals[1]!.content).toContainEqual(expect.objectContaining({ type: "diff", path: join(cwd, "f.txt"), oldText: "one\n", newText: "two\n" }));
+    expect(finals[1]!.content).toContainEqual(expect.objectContaining({ type: "diff", path: join(cwd, "g.txt"), oldText: "one\n", newText: "two\n" }));
     expect(agent.problems).toEqual([]);
   });
 
