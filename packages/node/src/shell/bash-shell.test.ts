@@ -2,9 +2,20 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { bashShell } from "./bash-shell.js";
 import type { ShellRequest } from "../core-types.js";
+
+const made: string[] = [];
+/** A temporary directory removed after the test. */
+const tempDir = async (): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), "mm-sh-"));
+  made.push(dir);
+  return dir;
+};
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
 
 const request = (command: string, overrides: Partial<ShellRequest> = {}): ShellRequest => ({
   command,
@@ -67,7 +78,7 @@ describe("bashShell", () => {
   });
 
   it("runs in the given cwd, as bash, with the given env", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "mm-sh-"));
+    const dir = await tempDir();
     const shell = bashShell({ env: { PATH: process.env.PATH, MM_PROBE: "probe" } });
     const result = (await shell.run(request('pwd; echo "$MM_PROBE"; echo "${BASH_VERSION:+bash}"', { cwd: dir })))._unsafeUnwrap();
     expect(result.output).toBe(`${dir}\nprobe\nbash\n`);
@@ -150,7 +161,7 @@ describe("bashShell", () => {
   it("answers cancelled without running when already aborted", async () => {
     const controller = new AbortController();
     controller.abort();
-    const dir = await mkdtemp(join(tmpdir(), "mm-sh-"));
+    const dir = await tempDir();
     const result = await run("touch ran", { signal: controller.signal, cwd: dir });
     expect(result).toEqual({ output: "", exitCode: null, signal: null, timedOut: false, cancelled: true });
     expect(existsSync(join(dir, "ran"))).toBe(false);
@@ -160,7 +171,7 @@ describe("bashShell", () => {
   it("fails spawn with a clear message when the cwd is missing or a file", async () => {
     const missing = await bashShell().run(request("true", { cwd: "/definitely/not/here" }));
     expect(missing._unsafeUnwrapErr()).toEqual({ kind: "spawn", message: "working directory does not exist: /definitely/not/here" });
-    const file = join(await mkdtemp(join(tmpdir(), "mm-sh-")), "f");
+    const file = join(await tempDir(), "f");
     await writeFile(file, "");
     const notDir = await bashShell().run(request("true", { cwd: file }));
     expect(notDir._unsafeUnwrapErr()).toEqual({ kind: "spawn", message: `working directory is not a directory: ${file}` });
