@@ -92,6 +92,7 @@ export {
   type UserMessage,
 } from "./history/message.js";
 export { NO_RESULT } from "./history/tool-results.js";
+export { imagePlaceholder, withoutImages } from "./history/images-for-model.js";
 export { MAX_INPUT_DEPTH, nestsDeeperThan } from "./history/input-depth.js";
 export { isSessionId } from "./session/session-id.js";
 export { resolvePath } from "./paths/path.js";

@@ -1,7 +1,8 @@
 /**
  * An MCP `CallToolResult` as a core tool outcome: its text blocks joined, its images kept as images,
  * resources and links named, audio said; `isError` makes it `failed`. The text is capped like every
- * tool's output.
+ * tool's output. Images a model cannot read become placeholders later, as the model is sent them
+ * (`withoutImages` in core), so the editor still shows them.
  */
 import { completed, failed, truncateMiddle, type ImageData, type ToolOutcome } from "@mm/core";
 
@@ -37,7 +38,9 @@ export const outcomeOf = (
     b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string" ? [{ data: b.data, mimeType: b.mimeType }] : [],
   );
   const texts = blocks.map(textOf).filter((t): t is string => t !== undefined);
-  if (texts.length === 0 && result.structuredContent !== undefined) texts.push(JSON.stringify(result.structuredContent));
+  // Structured content repeats `content` (server-filesystem's read_media_file puts the image there
+  // too): it is the answer only when `content` holds nothing.
+  if (blocks.length === 0 && result.structuredContent !== undefined) texts.push(JSON.stringify(result.structuredContent));
   const output = truncateMiddle(texts.join("\n") || (images.length > 0 ? `[${images.length} image(s)]` : "[no output]"), maxOutputBytes);
   return result.isError === true ? failed(output) : completed(output, [], images);
 };

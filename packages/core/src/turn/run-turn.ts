@@ -5,6 +5,7 @@
  */
 import { compactHistory, compactionLine } from "../compaction/compact-history.js";
 import { assistantMessage, userMessage, type History, type ImageData, type Message, type ToolCall } from "../history/message.js";
+import { withoutImages } from "../history/images-for-model.js";
 import { withAllToolResults } from "../history/tool-results.js";
 import type { ChangeTracker } from "../ports/change-tracker.js";
 import type { Clock } from "../ports/clock.js";
@@ -188,7 +189,13 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     const [system, ...conversation] = history;
     const result = await runModelStep(
       deps.model,
-      { model: request.model, system: system.text, messages: withAllToolResults(conversation), tools: toolbox.specs, signal },
+      {
+        model: request.model,
+        system: system.text,
+        messages: settings.vision === true ? withAllToolResults(conversation) : withoutImages(withAllToolResults(conversation)),
+        tools: toolbox.specs,
+        signal,
+      },
       onText,
       onThought,
     );
