@@ -1,0 +1,72 @@
+/**
+ * A real MCP server from npm, end to end (issue 29): `@modelcontextprotocol/server-filesystem` started
+ * by the built mm-acp for the session, its `read_media_file` offered, asked for and run. Its result
+ * holds the image twice (as content and as structuredContent). Without `model.vision` the model gets
+ * a placeholder line and no base64 at all, in that turn and the next; with it, the image itself.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { spawnAgent, stop } from "./spawned-agent.js";
+
+const FILESYSTEM_SERVER = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
+// A 1×1 PNG.
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAfbLI3wAAAABJRU5ErkJggg==";
+
+let fake: FakeOpenAI;
+let cwd: string;
+beforeEach(async () => {
+  fake = await startFakeOpenAI();
+  cwd = mkdtempSync(join(tmpdir(), "mm-mcp-real-"));
+  writeFileSync(join(cwd, "dot.png"), Buffer.from(PNG, "base64"));
+});
+afterEach(async () => {
+  await fake.close();
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+/** Two turns: the model reads the image, answers, and is asked again. The bodies of the model requests. */
+const readImage = async (vision: boolean): Promise<string[]> => {
+  fake.enqueue(toolCalls([{ name: "fs__read_media_file", arguments: { path: join(cwd, "dot.png") } }]), text("a dot"), text("still a dot"));
+  const config = join(cwd, "mm.json");
+  writeFileSync(config, JSON.stringify({ model: { vision } }));
+  const agent = spawnAgent({
+    cwd,
+    args: ["--config", config],
+    env: { MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-mcp", MM_MODEL: "m", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd },
+  });
+  await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", {
+      cwd,
+      mcpServers: [{ name: "fs", command: process.execPath, args: [FILESYSTEM_SERVER, cwd], env: [] }],
+    });
+    for (const question of ["what is in dot.png?", "and now?"]) {
+      expect(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: question }] })).toEqual({ stopReason: "end_turn" });
+    }
+  });
+  await stop(agent);
+  expect(agent.permissions.map((p) => p.toolCall.title)).toEqual(["fs: Read Media File"]);
+  expect(agent.problems).toEqual([]);
+  return fake.requests.filter((r) => r.method === "POST").map((r) => JSON.stringify(r.body));
+};
+
+describe("server-filesystem through the built agent", () => {
+  it("without model.vision, read_media_file's image reaches the model as one placeholder line, never as base64", async () => {
+    const bodies = await readImage(false);
+    expect(bodies).toHaveLength(3);
+    expect(bodies[0]).toContain("fs__read_media_file");
+    for (const body of bodies.slice(1)) {
+      expect(body).toContain("[image/png, 70 B, not shown: the model does not read images]");
+      expect(body).not.toContain(PNG.slice(0, 40));
+    }
+  });
+
+  it("with model.vision, the image itself, once", async () => {
+    const bodies = await readImage(true);
+    expect(bodies[1]!.split(PNG.slice(0, 40)).length - 1).toBe(1);
+    expect(bodies[1]).not.toContain("not shown: the model does not read images");
+  });
+});
