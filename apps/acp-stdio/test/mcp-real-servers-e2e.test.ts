@@ -4,7 +4,7 @@
  * holds the image twice (as content and as structuredContent). Without `model.vision` the model gets
  * a placeholder line and no base64 at all, in that turn and the next; with it, the image itself.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,5 +68,27 @@ describe("server-filesystem through the built agent", () => {
     const bodies = await readImage(true);
     expect(bodies[1]!.split(PNG.slice(0, 40)).length - 1).toBe(1);
     expect(bodies[1]).not.toContain("not shown: the model does not read images");
+  });
+
+  it("shows write_file as an edit, and tells the model a rejected call as a tool call, not a command", async () => {
+    fake.enqueue(toolCalls([{ name: "fs__write_file", arguments: { path: join(cwd, "new.txt"), content: "x" } }]), text("ok"));
+    const agent = spawnAgent({
+      cwd,
+      env: { MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-mcp", MM_MODEL: "m", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd },
+      permission: () => "reject",
+    });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", {
+        cwd,
+        mcpServers: [{ name: "fs", command: process.execPath, args: [FILESYSTEM_SERVER, cwd], env: [] }],
+      });
+      expect(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write it" }] })).toEqual({ stopReason: "end_turn" });
+    });
+    await stop(agent);
+    expect(agent.permissions.map((p) => [p.toolCall.title, p.toolCall.kind])).toEqual([["fs: Write File", "edit"]]);
+    expect(existsSync(join(cwd, "new.txt"))).toBe(false);
+    const tool = (fake.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === "tool");
+    expect(tool?.content).toBe("[tool call rejected by the user]");
+    expect(agent.problems).toEqual([]);
   });
 });

@@ -29,9 +29,33 @@ const MAX_NAME = 64;
 /** `<server>__<tool>`, cut to 64 characters. */
 export const toolNameOf = (server: string, tool: string): string => `${nameSlug(server)}__${nameSlug(tool)}`.slice(0, MAX_NAME);
 
-/** Read-only tools read (or fetch, when they reach outside); every other one executes. */
-export const kindOf = (info: McpToolInfo): ToolKind =>
-  info.annotations?.readOnlyHint === true ? (info.annotations.openWorldHint === true ? "fetch" : "read") : "execute";
+/** The words of a tool's name: `read_text_file`, `readTextFile` and `read-text-file` are read, text, file. */
+const wordsOf = (name: string): ReadonlySet<string> =>
+  new Set(
+    name
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w !== ""),
+  );
+const hasAny = (words: ReadonlySet<string>, ...wanted: string[]): boolean => wanted.some((w) => words.has(w));
+
+/**
+ * The ACP kind of a tool, from its annotations and its name, so a client shows a file write as an edit
+ * and not as a command. Read-only tools fetch (reaching outside), search or read; the others delete,
+ * move or edit when their name says so, and execute otherwise.
+ */
+export const kindOf = (info: McpToolInfo): ToolKind => {
+  const words = wordsOf(info.name);
+  if (info.annotations?.readOnlyHint === true) {
+    if (info.annotations.openWorldHint === true) return "fetch";
+    return hasAny(words, "search", "find", "grep", "query") ? "search" : "read";
+  }
+  if (hasAny(words, "delete", "remove", "unlink", "rm")) return "delete";
+  if (hasAny(words, "move", "rename", "mv")) return "move";
+  if (hasAny(words, "write", "edit", "create", "update", "patch", "replace", "append", "insert", "save")) return "edit";
+  return "execute";
+};
 
 /** The tool's input schema as a model is shown it: an object schema, without a `$schema` dialect line. */
 const schemaFor = (schema: JsonSchema): JsonSchema => {
@@ -54,6 +78,8 @@ export const mcpTool = (server: string, info: McpToolInfo, call: CallTool): Tool
     gated: true,
     input: anyObject(schemaFor(info.inputSchema)),
     title: () => `${server}: ${shown}`,
+    // Not every MCP tool is a command; the built-in tools keep the spec's wording.
+    rejected: "[tool call rejected by the user]",
     run: async (input, ctx) => {
       try {
         return outcomeOf(await call(info.name, input, ctx.signal), ctx.limits.maxOutputBytes);

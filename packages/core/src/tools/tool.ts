@@ -98,7 +98,12 @@ export type ToolDefinition<Input> = {
   readonly run: (input: Input, ctx: ToolContext) => Promise<ToolOutcome>;
   /** For a tool that keeps the task list: the whole list a call sets (shown to the user, replayed on load). */
   readonly plan?: (input: Input) => readonly PlanEntry[];
+  /** What the model is told when the user rejects a call; {@link REJECTED} when absent. */
+  readonly rejected?: string;
 };
+
+/** What the model receives for a call of a built-in tool the user rejected (the spec's wording). */
+export const REJECTED = "[command rejected by the user]";
 
 /** A call whose input checked: what the engine shows, asks about and runs. */
 export type PreparedCall = {
@@ -119,6 +124,8 @@ export type Tool = {
   readonly gated: boolean;
   /** Calls report their output while they run (see {@link ToolDefinition.streamsOutput}). */
   readonly streamsOutput: boolean;
+  /** What the model is told when the user rejects a call. */
+  readonly rejected: string;
   /** Checks a call's input: the prepared call, or why the input is refused (for the model). */
   readonly prepare: (input: unknown) => Result<PreparedCall, string>;
 };
@@ -133,6 +140,7 @@ export const defineTool = <Input>(definition: ToolDefinition<Input>): Tool => ({
   counts: definition.counts,
   gated: definition.gated,
   streamsOutput: definition.streamsOutput === true,
+  rejected: definition.rejected ?? REJECTED,
   prepare: (raw) =>
     definition.input
       .check(raw)

@@ -32,9 +32,6 @@ export type CallDeps = {
   readonly emit: Emit;
 };
 
-/** What the model receives for a call the user rejected. */
-export const REJECTED = "[command rejected by the user]";
-
 const resultOf = (call: ToolCall, outcome: ToolOutcome): ToolResultMessage => ({
   role: "tool",
   callId: call.id,
@@ -85,7 +82,7 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
       emit({ type: "tool-done", call: view, status: "failed", output: "[cancelled]", diffs: [] });
       return { result: undefined, ran: undefined, granted: undefined, stopTurn: false };
     }
-    if (decision === "reject") return refuse(view, REJECTED);
+    if (decision === "reject") return refuse(view, tool.rejected);
     if (decision === "allow_always") granted = call.name;
   }
 
