@@ -73,6 +73,11 @@ describe("connectMcpServer", () => {
     expect(failed._unsafeUnwrapErr()).toMatch(/^the server exited with code 1 \(stderr: .*TEST_TOKEN is not set\)$/);
   });
 
+  it("explains a Node server's crash at start by its error, not by the version line Node ends with", async () => {
+    const crash = { kind: "stdio" as const, name: "crash", command: process.execPath, args: ["-e", "throw new Error('boom: config missing')"], env: {} };
+    expect((await connectMcpServer(crash, options))._unsafeUnwrapErr()).toBe("the server exited with code 1 (stderr: Error: boom: config missing)");
+  });
+
   it("closes the whole process group of a stdio server, children included", async () => {
     const connection = (await connectMcpServer(stdio("--with-child"), options))._unsafeUnwrap();
     const pid = Number(

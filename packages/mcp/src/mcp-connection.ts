@@ -8,6 +8,7 @@ import type { Tool } from "@mm/core";
 import { GroupStdioTransport } from "./group-stdio-transport.js";
 import { mcpTool, type McpToolInfo } from "./mcp-tool.js";
 import type { McpServerSpec } from "./server-spec.js";
+import { stderrReason } from "./stderr-reason.js";
 
 export type McpConnectOptions = {
   /** Where a stdio server runs. */
@@ -105,15 +106,13 @@ const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise
     closing = true;
     options.signal?.removeEventListener("abort", stopStart);
     await transport.close().catch(() => undefined);
-    const tail = stderr().trim();
+    const reason = stderrReason(stderr());
     // A server that ended by itself says why (its exit), whichever of the exit or a broken pipe came first.
     const exit = transport instanceof GroupStdioTransport ? transport.exitReason() : undefined;
-    throw new Error(
-      `${exit !== undefined ? `the server ${exit}` : oneLine(error)}${tail !== "" ? ` (stderr: ${tail.split("\n").at(-1)!.slice(0, 200)})` : ""}`,
-    );
+    throw new Error(`${exit !== undefined ? `the server ${exit}` : oneLine(error)}${reason !== undefined ? ` (stderr: ${reason})` : ""}`);
   }
 };
 
-/** Connects one server; the error is one line (with the last line of its stderr when there is one). */
+/** Connects one server; the error is one line (with the line of its stderr that says why, when there is one). */
 export const connectMcpServer = (spec: McpServerSpec, options: McpConnectOptions): ResultAsync<McpConnection, string> =>
   ResultAsync.fromPromise(connect(spec, options), oneLine);
