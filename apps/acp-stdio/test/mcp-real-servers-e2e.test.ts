@@ -85,7 +85,9 @@ describe("server-filesystem through the built agent", () => {
       expect(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write it" }] })).toEqual({ stopReason: "end_turn" });
     });
     await stop(agent);
-    expect(agent.permissions.map((p) => [p.toolCall.title, p.toolCall.kind])).toEqual([["fs: Write File", "edit"]]);
+    expect(agent.permissions.map((p) => [p.toolCall.title, p.toolCall.kind, p.toolCall.locations])).toEqual([
+      ["fs: Write File", "edit", [{ path: join(cwd, "new.txt") }]],
+    ]);
     expect(existsSync(join(cwd, "new.txt"))).toBe(false);
     const tool = (fake.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === "tool");
     expect(tool?.content).toBe("[tool call rejected by the user]");

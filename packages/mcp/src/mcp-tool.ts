@@ -4,7 +4,8 @@
  * naming server and tool, counted as a command. The server checks its own input; mm only asks for an
  * object.
  */
-import { anyObject, defineTool, failed, type JsonSchema, type Tool, type ToolKind } from "@mm/core";
+import { isAbsolute, join, normalize } from "node:path";
+import { anyObject, defineTool, failed, type JsonSchema, type Tool, type ToolKind, type ToolPlace } from "@mm/core";
 import { nameSlug } from "./server-spec.js";
 import { outcomeOf } from "./tool-result.js";
 
@@ -57,6 +58,33 @@ export const kindOf = (info: McpToolInfo): ToolKind => {
   return "execute";
 };
 
+/** Argument names that hold a file or directory path (or a list of them). */
+const PATH_ARGUMENT = /^(path|paths|file|files|file_?path|file_?name|source|destination|target|dir|directory|uri)$/i;
+
+/**
+ * The files a call names, for the client to show and follow: the string values (or lists of them)
+ * of path-like arguments, relative ones taken from the cwd; `file://` URIs as their path, other
+ * URIs not at all.
+ */
+export const locationsOf = (input: Readonly<Record<string, unknown>>, place: ToolPlace): readonly string[] => {
+  const paths = Object.entries(input)
+    .filter(([key]) => PATH_ARGUMENT.test(key))
+    .flatMap(([, value]) => (Array.isArray(value) ? value : [value]))
+    .filter((value): value is string => typeof value === "string" && value !== "" && value.length <= 4096)
+    .flatMap((value) => {
+      if (value.startsWith("file://")) {
+        try {
+          return [normalize(decodeURIComponent(value.slice("file://".length)))];
+        } catch {
+          return [];
+        }
+      }
+      if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return [];
+      return [isAbsolute(value) ? normalize(value) : join(place.cwd, value)];
+    });
+  return [...new Set(paths)];
+};
+
 /** The tool's input schema as a model is shown it: an object schema, without a `$schema` dialect line. */
 const schemaFor = (schema: JsonSchema): JsonSchema => {
   const { $schema: _dialect, ...rest } = schema;
@@ -78,6 +106,7 @@ export const mcpTool = (server: string, info: McpToolInfo, call: CallTool): Tool
     gated: true,
     input: anyObject(schemaFor(info.inputSchema)),
     title: () => `${server}: ${shown}`,
+    locations: locationsOf,
     // Not every MCP tool is a command; the built-in tools keep the spec's wording.
     rejected: "[tool call rejected by the user]",
     run: async (input, ctx) => {
