@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { spawnAgent, stop } from "./spawned-agent.js";
@@ -92,5 +93,38 @@ describe("server-filesystem through the built agent", () => {
     const tool = (fake.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === "tool");
     expect(tool?.content).toBe("[tool call rejected by the user]");
     expect(agent.problems).toEqual([]);
+  });
+
+  it("replays a call with the title, kind and files it had live, before the server is back", async () => {
+    writeFileSync(join(cwd, "notes.txt"), "hello\n");
+    fake.enqueue(toolCalls([{ name: "fs__read_text_file", arguments: { path: join(cwd, "notes.txt") } }]), text("it says hello"));
+    const config = join(cwd, "mm.json");
+    writeFileSync(config, JSON.stringify({ sessions: { enabled: true } }));
+    const env = { MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-mcp", MM_MODEL: "m", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd };
+    const mcpServers: acp.McpServerStdio[] = [{ name: "fs", command: process.execPath, args: [FILESYSTEM_SERVER, cwd], env: [] }];
+    const shownCalls = (agent: ReturnType<typeof spawnAgent>) =>
+      agent.updates
+        .map((u) => u.update)
+        .filter((u) => u.sessionUpdate === "tool_call")
+        .map((u) => {
+          const call = u as { title: string; kind?: string; locations?: { path: string }[] };
+          return { title: call.title, kind: call.kind, locations: call.locations };
+        });
+    const live = spawnAgent({ cwd, args: ["--config", config], env });
+    let sessionId = "";
+    await live.run(async (client) => {
+      sessionId = (await client.request("session/new", { cwd, mcpServers })).sessionId;
+      expect(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "read notes" }] })).toEqual({ stopReason: "end_turn" });
+    });
+    await stop(live);
+    const replay = spawnAgent({ cwd, args: ["--config", config], env });
+    await replay.run(async (client) => {
+      await client.request("session/load", { sessionId, cwd, mcpServers });
+    });
+    await stop(replay);
+    const expected = [{ title: "fs: Read Text File", kind: "read", locations: [{ path: join(cwd, "notes.txt") }] }];
+    expect(shownCalls(live)).toEqual(expected);
+    expect(shownCalls(replay)).toEqual(expected);
+    expect(replay.problems).toEqual([]);
   });
 });

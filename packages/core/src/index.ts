@@ -88,6 +88,7 @@ export {
   type Message,
   type SystemMessage,
   type ToolCall,
+  type ShownCall,
   type ToolResultMessage,
   type UserMessage,
 } from "./history/message.js";

@@ -109,6 +109,8 @@ export const mcpTool = (server: string, info: McpToolInfo, call: CallTool): Tool
     locations: locationsOf,
     // Not every MCP tool is a command; the built-in tools keep the spec's wording.
     rejected: "[tool call rejected by the user]",
+    // The server is not running yet when a session's replay is sent.
+    recordsView: true,
     run: async (input, ctx) => {
       try {
         return outcomeOf(await call(info.name, input, ctx.signal), ctx.limits.maxOutputBytes);

@@ -62,7 +62,15 @@ export type ToolResultMessage = {
   readonly diffs?: readonly FileDiff[];
   /** Images the tool returned (an MCP tool's screenshot, an image file read for a vision model). */
   readonly images?: readonly ImageData[];
+  /**
+   * How the call was shown live, kept for a tool that may be gone when the session is loaded (an MCP
+   * server's): the replay shows the same title, kind and files.
+   */
+  readonly shown?: ShownCall;
 };
+
+/** A call's title, kind and files as the user saw them. */
+export type ShownCall = { readonly title: string; readonly kind: string; readonly locations?: readonly string[] };
 
 /** One element of a conversation. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;

@@ -3,7 +3,9 @@ import * as O from "fp-ts/lib/Option.js";
 import * as RA from "fp-ts/lib/ReadonlyArray.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { conversationOf, type History, type ImageData, type Message, type ToolCall, type ToolResultMessage } from "../history/message.js";
-import type { PlanEntry, PreparedCall, ToolOutcome, ToolPlace } from "../tools/tool.js";
+import type { PlanEntry, PreparedCall, ToolKind, ToolOutcome, ToolPlace } from "../tools/tool.js";
+
+const TOOL_KINDS: ReadonlySet<string> = new Set<ToolKind>(["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]);
 import type { Toolbox } from "../tools/toolbox.js";
 import { bareView, type ToolCallView } from "../turn/tool-call-view.js";
 
@@ -32,6 +34,12 @@ const preparedOf = (call: ToolCall, toolbox: Toolbox): O.Option<PreparedCall> =>
 const viewOf = (call: ToolCall, prepared: O.Option<PreparedCall>, result: ToolResultMessage | undefined, toolbox: Toolbox, place: ToolPlace): ToolCallView => {
   const base = bareView(call, toolbox);
   const diffs = result?.diffs ?? [];
+  // As it was shown live, when the result kept it (a tool that may be gone now, an MCP server's).
+  const recorded = result?.shown;
+  if (recorded !== undefined && O.isNone(prepared)) {
+    const kind = TOOL_KINDS.has(recorded.kind) ? (recorded.kind as ToolKind) : base.kind;
+    return { ...base, title: recorded.title, kind, locations: [...new Set([...(recorded.locations ?? []), ...diffs.map((d) => d.path)])], diffs };
+  }
   const shown = pipe(
     prepared,
     O.match(

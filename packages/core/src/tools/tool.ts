@@ -100,6 +100,8 @@ export type ToolDefinition<Input> = {
   readonly plan?: (input: Input) => readonly PlanEntry[];
   /** What the model is told when the user rejects a call; {@link REJECTED} when absent. */
   readonly rejected?: string;
+  /** Keep each call's title, kind and files in the session: the tool may be gone when it is loaded. */
+  readonly recordsView?: boolean;
 };
 
 /** What the model receives for a call of a built-in tool the user rejected (the spec's wording). */
@@ -126,6 +128,8 @@ export type Tool = {
   readonly streamsOutput: boolean;
   /** What the model is told when the user rejects a call. */
   readonly rejected: string;
+  /** See {@link ToolDefinition.recordsView}. */
+  readonly recordsView: boolean;
   /** Checks a call's input: the prepared call, or why the input is refused (for the model). */
   readonly prepare: (input: unknown) => Result<PreparedCall, string>;
 };
@@ -141,6 +145,7 @@ export const defineTool = <Input>(definition: ToolDefinition<Input>): Tool => ({
   gated: definition.gated,
   streamsOutput: definition.streamsOutput === true,
   rejected: definition.rejected ?? REJECTED,
+  recordsView: definition.recordsView === true,
   prepare: (raw) =>
     definition.input
       .check(raw)

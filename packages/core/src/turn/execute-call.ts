@@ -32,7 +32,10 @@ export type CallDeps = {
   readonly emit: Emit;
 };
 
-const resultOf = (call: ToolCall, outcome: ToolOutcome): ToolResultMessage => ({
+/** The view a result keeps for its replay (see `ToolResultMessage.shown`). */
+const shownOf = (view: ToolCallView) => ({ title: view.title, kind: view.kind, ...(view.locations.length > 0 ? { locations: view.locations } : {}) });
+
+const resultOf = (call: ToolCall, outcome: ToolOutcome, recorded?: ToolCallView): ToolResultMessage => ({
   role: "tool",
   callId: call.id,
   toolName: call.name,
@@ -40,12 +43,13 @@ const resultOf = (call: ToolCall, outcome: ToolOutcome): ToolResultMessage => ({
   output: outcome.output,
   ...(outcome.diffs.length > 0 ? { diffs: outcome.diffs } : {}),
   ...(outcome.images !== undefined && outcome.images.length > 0 ? { images: outcome.images } : {}),
+  ...(recorded !== undefined ? { shown: shownOf(recorded) } : {}),
 });
 
 /** A call that did not run: shown, ended `failed`, and the model told why. */
-export const refusedCall = (call: ToolCall, view: ToolCallView, output: string, emit: Emit, stopTurn = false): CallOutcome => {
+export const refusedCall = (call: ToolCall, view: ToolCallView, output: string, emit: Emit, stopTurn = false, record = false): CallOutcome => {
   emit({ type: "tool-done", call: view, status: "failed", output, diffs: [] });
-  return { result: resultOf(call, { status: "failed", output, diffs: [] }), ran: undefined, granted: undefined, stopTurn };
+  return { result: resultOf(call, { status: "failed", output, diffs: [] }, record ? view : undefined), ran: undefined, granted: undefined, stopTurn };
 };
 
 /** Runs one call through its checks, the permission dialog and the tool. Never throws on a refusal. */
@@ -54,7 +58,7 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   const baseView = bareView(call, toolbox);
   const refuse = (view: ToolCallView, output: string, stopTurn = false): CallOutcome => {
     if (view === baseView) emit({ type: "tool-pending", call: view });
-    return refusedCall(call, view, output, emit, stopTurn);
+    return refusedCall(call, view, output, emit, stopTurn, toolbox.byName.get(call.name)?.recordsView === true);
   };
 
   const tool = toolbox.byName.get(call.name);
@@ -98,5 +102,5 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   const doneView = locations.length === view.locations.length ? view : { ...view, locations };
   emit({ type: "tool-done", call: doneView, ...outcome });
   if (prepare.plan !== undefined && outcome.status === "completed") emit({ type: "plan", entries: prepare.plan });
-  return { result: resultOf(call, outcome), ran: tool.counts, granted, stopTurn: false };
+  return { result: resultOf(call, outcome, tool.recordsView ? doneView : undefined), ran: tool.counts, granted, stopTurn: false };
 };

@@ -4,7 +4,7 @@
  * JSON.parse plus a single validating pass. Pure; jsonSessionStore does the I/O.
  */
 import { err, ok, type Result } from "neverthrow";
-import type { FileDiff, History, ImageData, Message, ReasoningPart, StoredSession, SystemMessage, ToolCall } from "@mm/core";
+import type { FileDiff, History, ImageData, Message, ReasoningPart, ShownCall, StoredSession, SystemMessage, ToolCall } from "@mm/core";
 import { isPermissionMode, MAX_INPUT_DEPTH, nestsDeeperThan, PERMISSION_MODES, type PermissionMode } from "@mm/core";
 import { asciiJson } from "./ascii-json.js";
 
@@ -118,6 +118,13 @@ const decodeAssistant = (record: Json, at: string): Message | Invalid => {
   return reasoning instanceof Invalid ? reasoning : { role: "assistant", text: body, toolCalls, reasoning };
 };
 
+/** A result's record of how its call was shown; only a display hint, so one that does not check is dropped. */
+const decodeShown = (value: unknown): { readonly shown?: ShownCall } => {
+  if (!isRecord(value) || typeof value.title !== "string" || typeof value.kind !== "string") return {};
+  const locations = Array.isArray(value.locations) && value.locations.every((l) => typeof l === "string") ? { locations: value.locations as string[] } : {};
+  return { shown: { title: value.title, kind: value.kind, ...locations } };
+};
+
 const decodeToolResult = (record: Json, at: string): Message | Invalid => {
   const callId = text(record, "callId", at);
   if (callId instanceof Invalid) return callId;
@@ -129,9 +136,10 @@ const decodeToolResult = (record: Json, at: string): Message | Invalid => {
   if (output instanceof Invalid) return output;
   const images = decodeImages(record, at);
   if (images instanceof Invalid) return images;
-  if (record.diffs === undefined) return { role: "tool", callId, toolName, status, output, ...images };
+  const shown = decodeShown(record.shown);
+  if (record.diffs === undefined) return { role: "tool", callId, toolName, status, output, ...images, ...shown };
   const diffs = decodeList(record.diffs, `${at}.diffs`, decodeDiff);
-  return diffs instanceof Invalid ? diffs : { role: "tool", callId, toolName, status, output, diffs, ...images };
+  return diffs instanceof Invalid ? diffs : { role: "tool", callId, toolName, status, output, diffs, ...images, ...shown };
 };
 
 /** One message of the history after the system prompt, checked; `at` names it in the error. */
