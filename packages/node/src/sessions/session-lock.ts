@@ -5,7 +5,7 @@
  * inode, checked before every write.
  */
 import { randomBytes } from "node:crypto";
-import { constants, lstatSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from "node:fs";
 import { link, lstat, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
@@ -77,14 +77,20 @@ const readLock = async (path: string): Promise<string | undefined> => {
 /**
  * Whether the lock file at `path` is still the one this process took: the same file, still naming
  * this process (a file number alone could be a new lock reusing a removed one's inode). Checked
- * before every write, so made with synchronous calls (a `lstat` and a read of a few bytes).
+ * before every write, so made with synchronous calls (an open, a `fstat` and a read of a few bytes).
  */
 export const stillHeld = async (path: string, held: HeldLock): Promise<boolean> => {
+  let fd: number | undefined;
   try {
-    const now = lstatSync(path);
-    return now.isFile() && now.dev === held.dev && now.ino === held.ino && readFileSync(path, "utf8") === held.text;
+    // Opened without following a link and without waiting on a FIFO swapped in after a check; then
+    // the file opened is the one compared.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    const now = fstatSync(fd);
+    return now.isFile() && now.dev === held.dev && now.ino === held.ino && readFileSync(fd, "utf8") === held.text;
   } catch {
     return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 };
 
