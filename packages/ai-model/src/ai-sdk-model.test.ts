@@ -3,6 +3,7 @@ import type { Message, ModelEvent, ModelRequest, ToolSpec } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { dropAfter, fakeServerKeeper, slowText, stall, status, text, thinking, toolCalls } from "../../fake-openai/src/index.js";
 import { aiSdkModel, type AiSdkModelOptions } from "./ai-sdk-model.js";
+import { collect } from "./test-support.js";
 
 const API_KEY = "sk-test-SECRET-0123456789";
 
@@ -26,12 +27,6 @@ const request = (messages: readonly Message[], overrides: Partial<ModelRequest> 
   signal: new AbortController().signal,
   ...overrides,
 });
-
-const collect = async (events: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> => {
-  const out: ModelEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-};
 
 const hi: Message[] = [{ role: "user", text: "hi" }];
 

@@ -4,11 +4,12 @@
  * environment carries every request, OpenAI's own endpoint goes through `@ai-sdk/openai`'s chat
  * model, a provider-executed call is not mm's, and the `<think>` tag can be turned off.
  */
-import type { ModelEvent, ModelRequest } from "@mm/core";
+import type { ModelRequest } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeServerKeeper, floodText, frames, startConnectProxy, text, type ConnectProxy } from "../../fake-openai/src/index.js";
 import { aiSdkModel, type AiSdkModelOptions } from "./ai-sdk-model.js";
 import { proxySettings } from "./proxy.js";
+import { collect } from "./test-support.js";
 
 const servers = fakeServerKeeper();
 let proxy: ConnectProxy | undefined;
@@ -25,12 +26,6 @@ const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   signal: new AbortController().signal,
   ...overrides,
 });
-
-const collect = async (events: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> => {
-  const out: ModelEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-};
 
 const sse = (value: unknown): string => `data: ${JSON.stringify(value)}\n\n`;
 const delta = (d: Record<string, unknown>, finish: string | null = null) =>
