@@ -47,6 +47,15 @@ beforeEach(async () => {
 afterEach(() => server.close());
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/** The last update of each call that ended (completed or failed), in order. */
+const endedCalls = (agent: ReturnType<typeof spawnAgent>) =>
+  agent.updates
+    .map((u) => u.update)
+    .filter(
+      (u): u is acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } =>
+        u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
+    );
+
 /**
  * One prompt in a fresh agent and session under `settings` (the sandbox on unless they say): the model
  * makes `calls` in one step, then answers; the agent, and each call's final raw output in order.
@@ -70,12 +79,7 @@ const runTurn = async (
     await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
   });
   await stop(agent);
-  const ends = agent.updates
-    .map((u) => u.update)
-    .filter(
-      (u): u is acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } =>
-        u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
-    );
+  const ends = endedCalls(agent);
   return { agent, statuses: ends.map((u) => u.status), outputs: ends.map((u) => JSON.stringify(u.rawOutput)), ends };
 };
 
@@ -113,9 +117,7 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
     expect(existsSync(join(cwd, ".git/config"))).toBe(true);
     expect(existsSync(hookMarker)).toBe(false);
     expect(existsSync(filterMarker)).toBe(false);
-    const finals = agent.updates
-      .map((u) => u.update)
-      .filter((u): u is acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    const finals = endedCalls(agent).filter((u) => u.status === "completed");
     expect(finals).toHaveLength(2);
     expect(finals[1]!.content).toContainEqual(expect.objectContaining({ type: "diff", path: join(cwd, "f.txt"), oldText: "one\n", newText: "two\n" }));
     expect(finals[1]!.content).toContainEqual(expect.objectContaining({ type: "diff", path: join(cwd, "g.txt"), oldText: "one\n", newText: "two\n" }));
@@ -154,12 +156,7 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
       return sessionId;
     });
     await stop(agent);
-    const ends = agent.updates
-      .map((u) => u.update)
-      .filter(
-        (u): u is acp.ToolCallUpdate & { sessionUpdate: "tool_call_update" } =>
-          u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
-      );
+    const ends = endedCalls(agent);
     expect(ends.map((u) => u.status)).toEqual(["failed", "failed"]);
     expect(JSON.stringify(ends[0]!.rawOutput)).toContain("Read-only file system");
     expect(JSON.stringify(ends[1]!.rawOutput)).toContain("the sessions directory is read-only");
