@@ -29,6 +29,11 @@ afterEach(async () => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
+/** The agent's environment: the fake model server, the full surface (where MCP servers run). */
+const agentEnv = () => ({ MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-mcp", MM_MODEL: "m", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd });
+/** server-filesystem, allowed the test's cwd, as the editor lists it. */
+const fsServer = (): acp.McpServerStdio[] => [{ name: "fs", command: process.execPath, args: [FILESYSTEM_SERVER, cwd], env: [] }];
+
 /** Two turns: the model reads the image, answers, and is asked again. The bodies of the model requests. */
 const readImage = async (vision: boolean): Promise<string[]> => {
   fake.enqueue(toolCalls([{ name: "fs__read_media_file", arguments: { path: join(cwd, "dot.png") } }]), text("a dot"), text("still a dot"));
@@ -37,12 +42,12 @@ const readImage = async (vision: boolean): Promise<string[]> => {
   const agent = spawnAgent({
     cwd,
     args: ["--config", config],
-    env: { MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-mcp", MM_MODEL: "m", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd },
+    env: agentEnv(),
   });
   await agent.run(async (client) => {
     const { sessionId } = await client.request("session/new", {
       cwd,
-      mcpServers: [{ name: "fs", command: process.execPath, args: [FILESYSTEM_SERVER, cwd], env: [] }],
+      mcpServers: fsServer(),
     });
     for (const question of ["what is in dot.png?", "and now?"]) {
       expect(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: question }] })).toEqual({ stopReason: "end_turn" });
@@ -75,13 +80,13 @@ describe("server-filesystem through the built agent", () => {
     fake.enqueue(toolCalls([{ name: "fs__write_file", arguments: { path: join(cwd, "new.txt"), content: "x" } }]), text("ok"));
     const agent = spawnAgent({
       cwd,
-      env: { MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-mcp", MM_MODEL: "m", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd },
+      env: agentEnv(),
       permission: () => "reject",
     });
     await agent.run(async (client) => {
       const { sessionId } = await client.request("session/new", {
         cwd,
-        mcpServers: [{ name: "fs", command: process.execPath, args: [FILESYSTEM_SERVER, cwd], env: [] }],
+        mcpServers: fsServer(),
       });
       expect(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write it" }] })).toEqual({ stopReason: "end_turn" });
     });
@@ -100,8 +105,8 @@ describe("server-filesystem through the built agent", () => {
     fake.enqueue(toolCalls([{ name: "fs__read_text_file", arguments: { path: join(cwd, "notes.txt") } }]), text("it says hello"));
     const config = join(cwd, "mm.json");
     writeFileSync(config, JSON.stringify({ sessions: { enabled: true } }));
-    const env = { MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-mcp", MM_MODEL: "m", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd };
-    const mcpServers: acp.McpServerStdio[] = [{ name: "fs", command: process.execPath, args: [FILESYSTEM_SERVER, cwd], env: [] }];
+    const env = agentEnv();
+    const mcpServers = fsServer();
     const shownCalls = (agent: ReturnType<typeof spawnAgent>) =>
       agent.updates
         .map((u) => u.update)
