@@ -15,5 +15,7 @@ describe("decodeMessage and a tool result's shown call", () => {
       ...result,
       shown: { title: "t", kind: "read" },
     });
+    const relative = { title: "t", kind: "read", locations: ["../../.ssh/id_rsa"] };
+    expect(decodeMessage({ ...result, shown: relative }, "messages[2]")).toEqual({ ...result, shown: { title: "t", kind: "read" } });
   });
 });

@@ -121,7 +121,11 @@ const decodeAssistant = (record: Json, at: string): Message | Invalid => {
 /** A result's record of how its call was shown; only a display hint, so one that does not check is dropped. */
 const decodeShown = (value: unknown): { readonly shown?: ShownCall } => {
   if (!isRecord(value) || typeof value.title !== "string" || typeof value.kind !== "string") return {};
-  const locations = Array.isArray(value.locations) && value.locations.every((l) => typeof l === "string") ? { locations: value.locations as string[] } : {};
+  // Files an editor may open: absolute paths only, whatever a session file from a cloned repository says.
+  const locations =
+    Array.isArray(value.locations) && value.locations.every((l) => typeof l === "string" && l.startsWith("/") && !l.includes("\0"))
+      ? { locations: value.locations as string[] }
+      : {};
   return { shown: { title: value.title, kind: value.kind, ...locations } };
 };
 
