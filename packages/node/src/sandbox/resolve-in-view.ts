@@ -40,15 +40,18 @@ export const resolveInView = async (view: SandboxView, path: string): Promise<Re
   while (pending.length > 0) {
     const [part, ...rest] = pending as [string, ...string[]];
     const next = posix.join(done, part);
-    // Above a directory bound under /tmp the sandbox has plain directories (the mount points' parents).
-    if (bound.some((dir) => dir !== next && isWithin(dir, next))) {
-      done = next;
-      pending = rest;
-      continue;
-    }
     const host = hostPathOf(view, next);
     const info = await lstatOrUndefined(host);
-    if (info === undefined) return { kind: "path", host: hostPathOf(view, posix.join(next, ...rest)), viaLink: links > 0 };
+    if (info === undefined) {
+      // Above a directory bound under /tmp the sandbox has directories of its own (the mount points'
+      // parents), absent from the private /tmp until a command runs: walked through, not an end.
+      if (bound.some((dir) => dir !== next && isWithin(dir, next))) {
+        done = next;
+        pending = rest;
+        continue;
+      }
+      return { kind: "path", host: hostPathOf(view, posix.join(next, ...rest)), viaLink: links > 0 };
+    }
     if (!info.isSymbolicLink()) {
       done = next;
       pending = rest;

@@ -138,6 +138,16 @@ describe("sandboxedFileSystem and links a command planted", () => {
     expect((await fs.readText(`/tmp/up/tmp/${name}/secret.txt`))._unsafeUnwrap()).toBe("private copy");
   });
 
+  it("follows a link a command put in place of the project's parent in the private /tmp, hidden paths still hidden", async () => {
+    const { fs, dirs } = world("/tmp");
+    // The project's parent, as the sandbox sees it, swapped for a link to the home (mv it; ln -s ~ it).
+    const parent = join("/tmp", dirs.cwd.slice("/tmp/".length).split("/")[0]!);
+    symlinkSync(dirs.home, join(dirs.privateTmp, parent.slice("/tmp/".length)));
+    // In the sandbox the link loops (the home is reached through it); the old walk read the key.
+    const read = await fs.readText(join(parent, ".ssh/id_rsa"));
+    expect(read._unsafeUnwrapErr()).toMatchObject({ kind: "io", message: "too many levels of symbolic links" });
+  });
+
   it.each(["/var/tmp", "/tmp"])("writes through a link inside the boundary to its target (project under %s)", async (parent) => {
     const { fs, dirs } = world(parent);
     writeFileSync(join(dirs.cwd, "real.txt"), "old");
