@@ -83,6 +83,23 @@ describe("explainError", () => {
     );
   });
 
+  it("tells a server refusing images apart, in the words of Ollama, vLLM, llama.cpp, OpenAI and DeepSeek", () => {
+    const refusals = [
+      apiCallError("this model does not support image input", { statusCode: 400 }),
+      apiCallError("facebook/opt-125m is not a multimodal model None", { statusCode: 400 }),
+      apiCallError("image input is not supported - hint: if this is unexpected, you may need to provide the mmproj", { statusCode: 400 }),
+      apiCallError("Invalid content type. image_url is only supported by certain models.", { statusCode: 400 }),
+      apiCallError("Failed to deserialize the JSON body into the target type: messages[1]: unknown variant `image_url`, expected `text`", { statusCode: 422 }),
+    ];
+    for (const error of refusals) expect(errorClass(error)).toBe("images-refused");
+    expect(explainError(refusals[0], context)).toEqual({
+      kind: "images-refused",
+      message: "the model server refused the images (400): this model does not support image input (model.vision is on, but this model does not read images)",
+    });
+    expect(errorClass(apiCallError("registry.ollama.ai/library/llava does not support tools", { statusCode: 400 }))).toBeUndefined();
+    expect(errorClass(apiCallError("this model does not support image input", { statusCode: 503 }))).toBeUndefined();
+  });
+
   it("prefers the body over a bare status text", () => {
     const error = apiCallError("Bad Gateway", { statusCode: 502, responseBody: "<html>\n upstream down \n</html>" });
     expect(explainError(error, context)).toEqual({ kind: "server", message: "model server error 502: <html> upstream down </html>" });

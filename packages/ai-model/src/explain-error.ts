@@ -78,13 +78,21 @@ const notFoundHint = (baseURL: string): string => {
 };
 
 /** What the server's error says it is, whatever its status: no retry helps either. */
-export type ErrorClass = "quota" | "too-large";
+export type ErrorClass = "quota" | "too-large" | "images-refused";
 
 const QUOTA_CODES = new Set(["insufficient_quota", "quota_exceeded", "billing_hard_limit_reached", "insufficient_balance", "payment_required"]);
 const TOO_LARGE_CODES = new Set(["context_length_exceeded", "request_too_large", "string_above_max_length", "context_window_exceeded", "tokens_limit_reached"]);
 const QUOTA_WORDS = /exceeded your current quota|insufficient[_ ](quota|balance)|quota (exceeded|exhausted)|out of credits|credit balance is too low|billing/i;
 const TOO_LARGE_WORDS =
   /maximum context length|context[_ ]length|context window|prompt is too long|too many (input )?tokens|request too large|reduce the length|input is too long|exceeds? the (model'?s? )?(max|maximum|context)/i;
+
+/**
+ * A server refusing the images of a request (the model reads none): Ollama's "does not support image
+ * input", vLLM's "is not a multimodal model", llama.cpp's "image input is not supported", OpenAI's
+ * "image_url is only supported by certain models", DeepSeek's "unknown variant `image_url`".
+ */
+const IMAGES_REFUSED_WORDS =
+  /(does not|doesn't|do not|cannot) (support|accept|handle) (image|images|vision|multimodal|multi-modal)|not a multimodal model|image (input|content)s? (is|are) not supported|image_url is only supported|unknown variant `?image_url|vision (is )?not (supported|enabled)|images? (is|are) not supported/i;
 
 /** The `code` and `type` fields of an OpenAI-style error body (`{ error: { code, type, message } }`), and its message. */
 const bodyFields = (value: unknown): { codes: string[]; message: string } => {
@@ -104,7 +112,7 @@ const parsedBody = (text: string | undefined): unknown => {
   }
 };
 
-/** Whether `error` (an API call's failure, or an error the server streamed) is an exhausted quota or a request too large. */
+/** Whether `error` (an API call's failure, or an error the server streamed) is an exhausted quota, a request too large, or images refused. */
 export const errorClass = (error: unknown): ErrorClass | undefined => {
   const failure = error instanceof Error ? (error as Failure & { data?: unknown }) : undefined;
   const status = failure?.statusCode;
@@ -112,6 +120,7 @@ export const errorClass = (error: unknown): ErrorClass | undefined => {
   const message = `${fromBody.message} ${failure?.message ?? ""}`;
   if (status === 402 || fromBody.codes.some((c) => QUOTA_CODES.has(c)) || QUOTA_WORDS.test(message)) return "quota";
   if (status === 413 || fromBody.codes.some((c) => TOO_LARGE_CODES.has(c)) || TOO_LARGE_WORDS.test(message)) return "too-large";
+  if ((status === undefined || (status >= 400 && status < 500)) && IMAGES_REFUSED_WORDS.test(message)) return "images-refused";
   return undefined;
 };
 
@@ -200,12 +209,18 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
   return { kind: "bad-response", message: `the model server sent something mm cannot use: ${oneLine(failure.message)}` };
 };
 
-/** A quota or too-large failure in one line the user can act on; `detail` the server's words. */
+/** A quota, too-large or images-refused failure in one line the user can act on; `detail` the server's words. */
 const classified_ = (error: unknown, status: number | undefined, detail: string): ModelError | undefined => {
   const kind = errorClass(error);
   if (kind === undefined) return undefined;
   const words = detail !== "" ? detail : oneLine(bodyFields(error).message) || "no details";
   const code = status !== undefined ? ` (${status})` : "";
+  if (kind === "images-refused") {
+    return {
+      kind: "images-refused",
+      message: `the model server refused the images${code}: ${words} (model.vision is on, but this model does not read images)`,
+    };
+  }
   return kind === "quota"
     ? { kind: "quota", message: `the model server says the account is out of quota${code}: ${words} (check the plan and billing of the key's account)` }
     : {

@@ -63,6 +63,8 @@ export type LiveSession = {
   readonly inFlight: Set<AbortController>;
   /** Why the session's last save failed; undefined while what it holds is on disk (or there is no store). */
   saveProblem: string | undefined;
+  /** The model server refused images this process sent: from then on they go as placeholders (told once). */
+  imagesRefused?: boolean;
 };
 
 /** The agent's whole state; see the module comment. */

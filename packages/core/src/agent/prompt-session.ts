@@ -49,6 +49,7 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
     toolbox: live.toolbox,
     mode: session.mode,
     model: session.model,
+    ...(live.imagesRefused === true ? { imagesRefused: true } : {}),
     ...(live.fs !== undefined ? { fs: live.fs } : {}),
     signal,
     emit: results.emit,
@@ -58,6 +59,7 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
     },
   }).finally(results.release);
   live.session = { ...live.session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens };
+  if (outcome.imagesRefused) live.imagesRefused = true;
   await persistSession(state, live);
   tellUnsaved(live, emit);
   const { commands, fileOps, skills } = outcome.counts;

@@ -33,8 +33,11 @@ export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" |
 
 /** A failure of a step, already explained in one line fit for the user. */
 export type ModelError = {
-  /** `quota`: the account is out of credit; `too-large`: the request exceeds what the model takes (neither is retried). */
-  readonly kind: "auth" | "rate-limit" | "quota" | "too-large" | "server" | "network" | "bad-response" | "config" | "aborted";
+  /**
+   * `quota`: the account is out of credit; `too-large`: the request exceeds what the model takes;
+   * `images-refused`: the server does not take the request's images (none is retried).
+   */
+  readonly kind: "auth" | "rate-limit" | "quota" | "too-large" | "images-refused" | "server" | "network" | "bad-response" | "config" | "aborted";
   readonly message: string;
 };
 

@@ -84,6 +84,8 @@ export type TurnRequest = {
    * an answer (to keep it on disk as the turn goes); the turn goes on once it has settled.
    */
   readonly onProgress?: (history: History) => void | Promise<void>;
+  /** The server refused images earlier in the session: send none (placeholders instead). */
+  readonly imagesRefused?: boolean;
 };
 
 /**
@@ -118,6 +120,8 @@ export type TurnOutcome = {
   /** One-line explanation when `stopReason` is `failed`. */
   readonly error?: string;
   readonly counts: TurnCounts;
+  /** The server refused images (now or before): the session sends none from now on. */
+  readonly imagesRefused: boolean;
 };
 
 const countsOf = (ran: readonly ToolCategory[]): TurnCounts => ({
@@ -135,6 +139,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   let lastInputTokens = request.lastInputTokens;
   const ran: ToolCategory[] = [];
   const loop = createLoopDetector(settings.loopRepeats);
+  let imagesRefused = request.imagesRefused === true;
   const ctx: ToolContext = {
     cwd: request.cwd,
     ...(settings.home !== undefined ? { home: settings.home } : {}),
@@ -163,6 +168,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
       stopReason,
       ...(error !== undefined ? { error } : {}),
       counts: countsOf(ran),
+      imagesRefused,
     };
   };
 
@@ -187,20 +193,27 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     await maybeCompact();
     if (signal.aborted) return end("cancelled");
     const [system, ...conversation] = history;
+    const messages = withAllToolResults(conversation);
+    const placeholders = withoutImages(messages);
+    const sendsImages = settings.vision === true && !imagesRefused && placeholders !== messages;
     const result = await runModelStep(
       deps.model,
-      {
-        model: request.model,
-        system: system.text,
-        messages: settings.vision === true ? withAllToolResults(conversation) : withoutImages(withAllToolResults(conversation)),
-        tools: toolbox.specs,
-        signal,
-      },
+      { model: request.model, system: system.text, messages: sendsImages ? messages : placeholders, tools: toolbox.specs, signal },
       onText,
       onThought,
     );
     const calls: ToolCall[] = result.calls.map((c) => ({ id: deps.callIds.next(), name: c.name, input: c.input }));
-    if (result.text !== "" || calls.length > 0 || result.reasoning.length > 0) append(assistantMessage(result.text, calls, result.reasoning));
+    const shown = result.text !== "" || calls.length > 0 || result.reasoning.length > 0;
+    if (sendsImages && result.error?.kind === "images-refused" && !shown) {
+      // A vision setting the server does not live up to: said once, and the step asked again with
+      // placeholders, so no image the session holds can fail this turn or any later one.
+      imagesRefused = true;
+      deps.warn(`session ${request.sessionId}: ${result.error.message}; images go as placeholders from now on`);
+      emit({ type: "notice", text: `\n[${result.error.message}; images go as text placeholders for the rest of this session]\n` });
+      step--;
+      continue;
+    }
+    if (shown) append(assistantMessage(result.text, calls, result.reasoning));
     await progress();
     if (result.error !== undefined) {
       return result.error.kind === "aborted" || signal.aborted ? end("cancelled") : end("failed", result.error.message);
