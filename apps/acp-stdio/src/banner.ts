@@ -7,10 +7,10 @@ import { AGENT_INFO } from "./agent-info.js";
 export const bannerLines = (config: MmConfig, skills: readonly SkillSummary[], source: string | null, proxy?: string): readonly string[] => {
   const shadowed = shadowedSkills(skills);
   return [
-    `mm ${AGENT_INFO.version} — ${AGENT_INFO.title}, serving ACP on stdio`,
-    `mm: ${redactedSummary(config)}${config.model.apiKey === undefined ? ", no API key set" : ""}; config: ${source ?? "none (defaults)"}`,
-    `mm: ${skills.length} skill(s)${config.sessions.enabled ? `; sessions kept in <cwd>/${config.sessions.dir}` : ""}${config.acp.surface === "full" ? "; ACP surface: full" : ""}`,
-    ...(proxy !== undefined ? [`mm: model requests go through the proxy ${proxy} (HTTPS_PROXY / HTTP_PROXY; NO_PROXY and loopback go direct)`] : []),
-    ...shadowed.map((name) => `mm: skill "${name}" is not advertised: the /${name} command shadows it`),
+    `mm-acp ${AGENT_INFO.version} — ${AGENT_INFO.title}, serving ACP on stdio`,
+    `mm-acp: ${redactedSummary(config)}${config.model.apiKey === undefined ? ", no API key set" : ""}; config: ${source ?? "none (defaults)"}`,
+    `mm-acp: ${skills.length} skill(s)${config.sessions.enabled ? `; sessions kept in <cwd>/${config.sessions.dir}` : ""}${config.acp.surface === "full" ? "; ACP surface: full" : ""}`,
+    ...(proxy !== undefined ? [`mm-acp: model requests go through the proxy ${proxy} (HTTPS_PROXY / HTTP_PROXY; NO_PROXY and loopback go direct)`] : []),
+    ...shadowed.map((name) => `mm-acp: skill "${name}" is not advertised: the /${name} command shadows it`),
   ];
 };

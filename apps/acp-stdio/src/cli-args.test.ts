@@ -11,6 +11,7 @@ describe("cliAction", () => {
   it("prints help and version, and runs the setup", () => {
     expect(cliAction(["--conifg", "--help"])).toMatchObject({ kind: "print", text: expect.stringContaining("--log-level") });
     expect(cliAction(["--version"])).toEqual({ kind: "print", text: "0.11.0\n" });
+    expect(cliAction(["-v"])).toEqual({ kind: "print", text: "0.11.0\n" });
     expect(cliAction(["--setup"])).toEqual({ kind: "setup" });
   });
 
@@ -19,6 +20,6 @@ describe("cliAction", () => {
     expect(cliAction(["x.json"])).toEqual({ kind: "usage-error", message: 'mm-acp: unexpected argument "x.json"' });
     expect(cliAction(["--config"])).toEqual({ kind: "usage-error", message: "mm-acp: --config: expected a value after it" });
     expect(cliAction(["--log-level", "--acp"])).toEqual({ kind: "usage-error", message: "mm-acp: --log-level: expected a value after it" });
-    expect(cliAction(["--log-level", "loud"])).toEqual({ kind: "usage-error", message: 'mm: --log-level must be one of quiet, info, debug; got "loud"' });
+    expect(cliAction(["--log-level", "loud"])).toEqual({ kind: "usage-error", message: 'mm-acp: --log-level must be one of quiet, info, debug; got "loud"' });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The command line of `mm-acp`: serve by default; `--help` / `--version` print and exit; `--setup`
+ * The command line of `mm-acp`: serve by default; `--help` (`-h`) / `--version` (`-v`) print and exit; `--setup`
  * asks and writes the config. Anything it does not know is a usage error (exit 2), never ignored.
  */
 import { AGENT_INFO } from "./agent-info.js";
@@ -22,8 +22,8 @@ Usage: mm-acp [--config FILE] [--log-level quiet|info|debug] [-acp]
   -acp, --acp       accepted and ignored (the original was \`mm -acp\`)
   --setup           asks for the model server, the model and the name of the variable holding its key,
                     and writes them to ~/.config/mm/config.json ($XDG_CONFIG_HOME/mm); never the key
-  --help            this text
-  --version         the version
+  -h, --help        this text
+  -v, --version     the version
 Environment: MM_MODEL, MM_BASE_URL (or OPENAI_BASE_URL), OPENAI_API_KEY (or model.apiKeyEnv), MM_CONFIG,
 MM_ACP_SURFACE (spec or full), MM_LOG_LEVEL.
 `;
@@ -37,7 +37,7 @@ const usageError = (message: string): CliAction => ({ kind: "usage-error", messa
 /** What to do for these arguments (those after the script). */
 export const cliAction = (argv: readonly string[]): CliAction => {
   if (argv.includes("--help") || argv.includes("-h")) return { kind: "print", text: HELP };
-  if (argv.includes("--version")) return { kind: "print", text: `${AGENT_INFO.version}\n` };
+  if (argv.includes("--version") || argv.includes("-v")) return { kind: "print", text: `${AGENT_INFO.version}\n` };
   const values = new Map<WithValue, string>();
   let setup = false;
   for (let index = 0; index < argv.length; index += 1) {

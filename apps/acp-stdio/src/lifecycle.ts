@@ -54,8 +54,8 @@ export const installLifecycle = (served: Served, log: Pick<Log, "info" | "warn">
     served.app.mcp.killAll();
   });
   process.on("uncaughtException", (error) => {
-    log.warn(`mm: internal error: ${oneLine(error)}`);
+    log.warn(`mm-acp: internal error: ${oneLine(error)}`);
     shutdown("internal error", 1);
   });
-  process.on("unhandledRejection", (reason) => log.warn(`mm: internal error (unhandled rejection): ${oneLine(reason)}`));
+  process.on("unhandledRejection", (reason) => log.warn(`mm-acp: internal error (unhandled rejection): ${oneLine(reason)}`));
 };

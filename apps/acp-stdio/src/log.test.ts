@@ -18,6 +18,8 @@ describe("the log", () => {
     expect(chosenLogLevel("debug", { MM_LOG_LEVEL: "quiet" })._unsafeUnwrap()).toBe("debug");
     expect(chosenLogLevel(undefined, { MM_LOG_LEVEL: "quiet" })._unsafeUnwrap()).toBe("quiet");
     expect(chosenLogLevel(undefined, { MM_LOG_LEVEL: "" })._unsafeUnwrap()).toBe("info");
-    expect(chosenLogLevel(undefined, { MM_LOG_LEVEL: "verbose" })._unsafeUnwrapErr()).toBe('mm: MM_LOG_LEVEL must be one of quiet, info, debug; got "verbose"');
+    expect(chosenLogLevel(undefined, { MM_LOG_LEVEL: "verbose" })._unsafeUnwrapErr()).toBe(
+      'mm-acp: MM_LOG_LEVEL must be one of quiet, info, debug; got "verbose"',
+    );
   });
 });

@@ -20,7 +20,7 @@ export type Log = {
 export const logLevelOf = (value: string): LogLevel | undefined => LOG_LEVELS.find((level) => level === value);
 
 /** What `--log-level` or `$MM_LOG_LEVEL` say is wrong with `value`. */
-export const badLogLevel = (source: string, value: string): string => `mm: ${source} must be one of ${LOG_LEVELS.join(", ")}; got ${JSON.stringify(value)}`;
+export const badLogLevel = (source: string, value: string): string => `mm-acp: ${source} must be one of ${LOG_LEVELS.join(", ")}; got ${JSON.stringify(value)}`;
 
 /** The level: the command line's, else `$MM_LOG_LEVEL`'s (empty counts as unset), else info; or what is wrong. */
 export const chosenLogLevel = (fromArgs: LogLevel | undefined, env: Readonly<Record<string, string | undefined>>): Result<LogLevel, string> => {

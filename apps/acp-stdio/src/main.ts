@@ -98,7 +98,7 @@ const main = async (): Promise<void> => {
     api: config.model.api,
     reasoningTag: config.model.reasoningTag,
     proxy,
-    log: (line) => log.warn(`mm: ${line}`),
+    log: (line) => log.warn(`mm-acp: ${line}`),
     ...(log.debug !== undefined ? { debug: log.debug } : {}),
   });
   const stream = stdioStream(watch.written, log.warn);
@@ -120,7 +120,7 @@ const main = async (): Promise<void> => {
     shell,
     changes: changeTracker(),
     skills,
-    store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir, warn: (line) => log.warn(`mm: ${line}`) }) : undefined,
+    store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir, warn: (line) => log.warn(`mm-acp: ${line}`) }) : undefined,
     clock: systemClock,
     random: cryptoRandomHex,
     ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
@@ -145,6 +145,6 @@ const main = async (): Promise<void> => {
 };
 
 main().catch((error: unknown) => {
-  stderrLine(`mm: fatal: ${error instanceof Error ? error.message : String(error)}`);
+  stderrLine(`mm-acp: fatal: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -10,11 +10,11 @@ import type { Log } from "./log.js";
 /** The line logged once the sandbox's check is done: `unavailable` undefined when it works. */
 export const sandboxLine = (tools: MmConfig["tools"], unavailable: SandboxUnavailable | undefined): string => {
   if (unavailable !== undefined) {
-    return `mm: tools.sandbox is "workspace" but ${unavailable.reason}: every bash command will fail until this is fixed. To fix: ${unavailable.remedy}.`;
+    return `mm-acp: tools.sandbox is "workspace" but ${unavailable.reason}: every bash command will fail until this is fixed. To fix: ${unavailable.remedy}.`;
   }
   const writable = ["the session's cwd", "a private /tmp", ...tools.writable].join(", ");
   const hidden = [...BUILT_IN_HIDDEN, ...tools.hidden].join(" ");
-  return `mm: bash runs sandboxed (bubblewrap): writable: ${writable}; network: ${tools.network ? "on" : "off"}; hidden: ${hidden}`;
+  return `mm-acp: bash runs sandboxed (bubblewrap): writable: ${writable}; network: ${tools.network ? "on" : "off"}; hidden: ${hidden}`;
 };
 
 /** The sandbox when `tools.sandbox` is "workspace" (its check running in the background), else undefined. */

@@ -109,8 +109,8 @@ describe("mm-acp end to end", () => {
     expect(users.some((u) => u.includes("second"))).toBe(true);
     await stop(agent);
     expect(agent.problems).toEqual([]);
-    expect(agent.stderr()).toContain("mm: model server answered 500, retry 1/2 in 5 ms");
-    expect(agent.stderr()).toContain("mm: model server answered 500, retry 2/2 in 5 ms");
+    expect(agent.stderr()).toContain("mm-acp: model server answered 500, retry 1/2 in 5 ms");
+    expect(agent.stderr()).toContain("mm-acp: model server answered 500, retry 2/2 in 5 ms");
     expect(agent.stderr()).toContain("[acp] turn failed: model server error 500");
   });
 

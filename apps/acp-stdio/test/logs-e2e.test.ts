@@ -54,8 +54,8 @@ describe("log levels", () => {
     const { stderr, outcomes } = await session({ env: env(), args: ["--log-level", "quiet"] }, "fine", "broken");
     expect(outcomes[1]).toMatchObject({ code: -32603, data: { error: expect.stringMatching(/^model server error 500/) } });
     expect(stderr.trim().split("\n")).toEqual([
-      expect.stringMatching(/^mm: model server answered 500, retry 1\/2 in 5 ms$/),
-      expect.stringMatching(/^mm: model server answered 500, retry 2\/2 in 5 ms$/),
+      expect.stringMatching(/^mm-acp: model server answered 500, retry 1\/2 in 5 ms$/),
+      expect.stringMatching(/^mm-acp: model server answered 500, retry 2\/2 in 5 ms$/),
       expect.stringMatching(/^\[acp\] turn failed: model server error 500 after 3 attempts/),
     ]);
   });
@@ -71,7 +71,7 @@ describe("log levels", () => {
   it("an unknown MM_LOG_LEVEL is one line and exit code 2", async () => {
     const agent = spawnAgent({ env: env({ MM_LOG_LEVEL: "loud" }), cwd });
     expect((await agent.exited).code).toBe(2);
-    expect(agent.stderr()).toBe('mm: MM_LOG_LEVEL must be one of quiet, info, debug; got "loud"\n');
+    expect(agent.stderr()).toBe('mm-acp: MM_LOG_LEVEL must be one of quiet, info, debug; got "loud"\n');
   });
 });
 

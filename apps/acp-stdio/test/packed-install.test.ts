@@ -111,7 +111,7 @@ describe("npm install -g ./<tarball>", () => {
     expect(result.code).toBe(0);
     expect(result.problems).toEqual([]);
     expect(result.initialize.authMethods).toEqual([expect.objectContaining({ type: "terminal", id: "mm-setup", args: ["--setup"] })]);
-    expect(result.stderr).toContain(`mm ${packageId().version} — Bob (bash-first agent), serving ACP on stdio`);
+    expect(result.stderr).toContain(`mm-acp ${packageId().version} — Bob (bash-first agent), serving ACP on stdio`);
     expect(result.stderr).not.toContain("sk-packed-test");
   });
 });

@@ -97,7 +97,7 @@ describe.skipIf(skip !== undefined)('tools.sandbox "workspace" (bubblewrap)', ()
   it("lets a command write in the cwd; refuses $HOME, ~/.ssh, the agent's environment and the network, with hints; the file tools too", async () => {
     const { done, agent } = await attack("workspace");
     const [cwdWrite, homeWrite, sshRead, environ, tcp, readKey, writeHome] = done;
-    expect(agent.stderr()).toContain("mm: bash runs sandboxed (bubblewrap): writable: the session's cwd, a private /tmp; network: off; hidden: ~/.ssh");
+    expect(agent.stderr()).toContain("mm-acp: bash runs sandboxed (bubblewrap): writable: the session's cwd, a private /tmp; network: off; hidden: ~/.ssh");
     expect(cwdWrite).toMatchObject({ status: "completed", output: "ok\n[exit code: 0]", title: "bash: echo ok > in-cwd.txt && cat in-cwd.txt (sandboxed)" });
     expect(readFileSync(join(cwd, "in-cwd.txt"), "utf8")).toBe("ok\n");
 
@@ -202,7 +202,7 @@ describe('tools.sandbox "workspace" where bubblewrap cannot run', () => {
     const lines = stderr.split("\n").filter((line) => /bash runs sandboxed|tools\.sandbox/.test(line));
     expect(lines).toEqual([
       expect.stringMatching(
-        /^mm: tools\.sandbox is "workspace" but bwrap \(bubblewrap\) is not on the PATH: every bash command will fail until this is fixed\. To fix: install bubblewrap/,
+        /^mm-acp: tools\.sandbox is "workspace" but bwrap \(bubblewrap\) is not on the PATH: every bash command will fail until this is fixed\. To fix: install bubblewrap/,
       ),
     ]);
     expect(output).toMatch(
@@ -212,7 +212,9 @@ describe('tools.sandbox "workspace" where bubblewrap cannot run', () => {
 
   it("no user namespaces: the line and the failure say so", async () => {
     const { stderr, output } = await refusedRun(pathWith("echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1"));
-    expect(stderr).toContain('mm: tools.sandbox is "workspace" but user namespaces are not available to bwrap (bwrap: setting up uid map: Permission denied)');
+    expect(stderr).toContain(
+      'mm-acp: tools.sandbox is "workspace" but user namespaces are not available to bwrap (bwrap: setting up uid map: Permission denied)',
+    );
     expect(output).toContain("user namespaces are not available to bwrap");
     expect(output).toContain("unprivileged_userns");
   });

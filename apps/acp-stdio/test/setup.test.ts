@@ -37,7 +37,7 @@ describe("mm-acp --setup", () => {
     expect(JSON.parse(readFileSync(userFile(), "utf8"))).toEqual({
       model: { baseURL: "http://127.0.0.1:11434/v1", name: "qwen2.5-coder:14b", apiKeyEnv: "OLLAMA_KEY" },
     });
-    expect(result.stderr).toContain(`mm: wrote ${userFile()}: model qwen2.5-coder:14b at http://127.0.0.1:11434/v1, key read from $OLLAMA_KEY`);
+    expect(result.stderr).toContain(`mm-acp: wrote ${userFile()}: model qwen2.5-coder:14b at http://127.0.0.1:11434/v1, key read from $OLLAMA_KEY`);
     expect(result.stderr).toContain("$OLLAMA_KEY is not set in this shell");
     const loaded = loadConfig({ argv: [], env: { OLLAMA_KEY: "k" }, cwd: home, home })._unsafeUnwrap();
     expect(loaded).toMatchObject({ source: userFile(), config: { model: { name: "qwen2.5-coder:14b", apiKey: "k" } } });

@@ -78,8 +78,8 @@ describe("skills as slash commands", () => {
     expect(JSON.stringify(done[1])).toContain("🎉 Happy holidays, Bob!");
     const stderr = agent.stderr();
     expect(stderr).toContain('skill "compact" is not advertised');
-    expect(stderr).toMatch(/mm: skill .*broken.*/);
-    expect(stderr).toContain("mm: 3 skill(s)");
+    expect(stderr).toMatch(/mm-acp: skill .*broken.*/);
+    expect(stderr).toContain("mm-acp: 3 skill(s)");
     expect(stderr).toContain("[acp] turn done: 1 command(s) · 0 file op(s) · 1 skill(s)");
     expect(agent.problems).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * [--text WORDS] [--models a,b] [--play WORDS]`): every request is answered "ok" (or WORDS in
  * word-sized chunks), and `GET /v1/models` lists `--models`. `--play` answers the first request with
  * the corpus entry whose server and shape contain WORDS (e.g. `--play "Mistral: a tool call"`). Prints its base URL on stderr, then a line per model request (its
- * `model` field and message count); Ctrl-C stops it.
+ * `model` field and message count); Ctrl-C stops it. `--help` prints the usage and exits.
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -11,12 +11,27 @@ import { CORPUS } from "./corpus/index.js";
 import { frames, text } from "./replies.js";
 import { startFakeOpenAI } from "./server.js";
 
+/** What `--help` (`-h`) prints. */
+export const USAGE = `Usage: fake-openai [--port N] [--text WORDS] [--models a,b] [--play WORDS]
+  A scripted OpenAI-compatible server on 127.0.0.1 (chat completions, responses, GET /v1/models).
+  --port N        the port (default: a free one); the base URL is printed on stderr
+  --text WORDS    the answer to every request (default "ok"), sent in word-sized chunks
+  --models a,b    the ids GET /v1/models lists (default fake-model)
+  --play WORDS    answers the first request with the corpus entry whose server and shape contain WORDS
+  -h, --help      this text
+Ctrl-C stops it.
+`;
+
 const flag = (args: readonly string[], name: string): string | undefined => {
   const index = args.indexOf(name);
   return index >= 0 ? args[index + 1] : undefined;
 };
 
 export const main = async (args: readonly string[] = process.argv.slice(2)): Promise<void> => {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const words = flag(args, "--text");
   const play = flag(args, "--play");
   const entry = play === undefined ? undefined : CORPUS.find((e) => `${e.server}: ${e.shape}`.toLowerCase().includes(play.toLowerCase()));

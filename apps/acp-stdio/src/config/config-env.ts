@@ -25,7 +25,7 @@ const envValue = (env: Env, name: string): string | undefined => {
 const checked = <T extends string>(env: Env, name: string, schema: Schema<T>): Result<T | undefined, ConfigError> => {
   const value = envValue(env, name);
   if (value === undefined) return ok(undefined);
-  return schema.check(value).mapErr((problem) => ({ kind: "invalid-value" as const, message: `mm: ${name}: ${problemText(problem)}` }));
+  return schema.check(value).mapErr((problem) => ({ kind: "invalid-value" as const, message: `mm-acp: ${name}: ${problemText(problem)}` }));
 };
 
 /** The overrides found in `env`, the key read from `apiKeyEnv`; a malformed value names its variable. */

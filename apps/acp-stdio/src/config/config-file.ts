@@ -20,7 +20,7 @@ export type ConfigLocation = {
 /** A file to read; `explicit` when the user named it, so its absence is an error. */
 export type ConfigCandidate = { readonly path: string; readonly explicit: boolean };
 
-const badArgument = (message: string): ConfigError => ({ kind: "bad-argument", message: `mm: ${message}` });
+const badArgument = (message: string): ConfigError => ({ kind: "bad-argument", message: `mm-acp: ${message}` });
 
 /** The value of `--config FILE` / `--config=FILE` (the last one wins); undefined when absent. */
 export const configArgument = (argv: readonly string[]): Result<string | undefined, ConfigError> => {
@@ -78,13 +78,13 @@ const readProblem = (path: string, error: unknown): ConfigError => {
   const fsError = fsErrorOf(path, error);
   switch (fsError.kind) {
     case "not-found":
-      return { kind: "missing-file", message: `mm: ${path}: config file not found` };
+      return { kind: "missing-file", message: `mm-acp: ${path}: config file not found` };
     case "denied":
-      return { kind: "unreadable-file", message: `mm: ${path}: cannot read config file: permission denied` };
+      return { kind: "unreadable-file", message: `mm-acp: ${path}: cannot read config file: permission denied` };
     case "is-directory":
-      return { kind: "unreadable-file", message: `mm: ${path}: cannot read config file: it is a directory` };
+      return { kind: "unreadable-file", message: `mm-acp: ${path}: cannot read config file: it is a directory` };
     default:
-      return { kind: "unreadable-file", message: `mm: ${path}: cannot read config file: ${fsError.kind === "io" ? fsError.message : fsError.kind}` };
+      return { kind: "unreadable-file", message: `mm-acp: ${path}: cannot read config file: ${fsError.kind === "io" ? fsError.message : fsError.kind}` };
   }
 };
 
@@ -102,6 +102,6 @@ export const readConfigFile = (path: string): Result<unknown, ConfigError> => {
     return ok(JSON.parse(text.replace(/^\uFEFF/, "")) as unknown);
   } catch (error) {
     const reason = error instanceof Error ? firstLine(error.message) : String(error);
-    return err({ kind: "invalid-json", message: `mm: ${path}: invalid JSON: ${reason}` });
+    return err({ kind: "invalid-json", message: `mm-acp: ${path}: invalid JSON: ${reason}` });
   }
 };

@@ -73,7 +73,7 @@ export type LoadedConfig = { readonly config: MmConfig; readonly source: string 
 /**
  * Why the configuration could not be loaded. `message` is one line fit for stderr, naming the file
  * (or argument, or variable), the key and what is wrong, e.g.
- * `mm: /x/config.json: model.contextWindow: expected a positive integer, got "abc"`.
+ * `mm-acp: /x/config.json: model.contextWindow: expected a positive integer, got "abc"`.
  */
 export type ConfigError = {
   readonly kind: "bad-argument" | "missing-file" | "unreadable-file" | "invalid-json" | "invalid-value";

@@ -179,7 +179,7 @@ describe("loadConfig file discovery", () => {
         "tools.hidden",
         "tools.hiddenEnv",
         "projects.trusted",
-      ].map((key) => `mm: ${local}: ${key}`),
+      ].map((key) => `mm-acp: ${local}: ${key}`),
     );
     expect(notices[0]).toContain(`"projects": {"trusted": [${JSON.stringify(box.cwd)}]}`);
   });
@@ -213,20 +213,20 @@ describe("loadConfig file discovery", () => {
 
   it("fails when an explicitly named file is missing", () => {
     const box = sandbox();
-    expect(failure(box.load({ argv: ["--config", "nope.json"] }))).toBe(`mm: ${join(box.cwd, "nope.json")}: config file not found`);
-    expect(failure(box.load({ env: { MM_CONFIG: "/no/mm.json" } }))).toBe("mm: /no/mm.json: config file not found");
+    expect(failure(box.load({ argv: ["--config", "nope.json"] }))).toBe(`mm-acp: ${join(box.cwd, "nope.json")}: config file not found`);
+    expect(failure(box.load({ env: { MM_CONFIG: "/no/mm.json" } }))).toBe("mm-acp: /no/mm.json: config file not found");
   });
 
   it("fails when --config has no file after it", () => {
     const box = sandbox();
-    expect(failure(box.load({ argv: ["--config"] }))).toBe("mm: --config: expected a file path after it");
-    expect(failure(box.load({ argv: ["--config", "--acp"] }))).toBe("mm: --config: expected a file path after it");
-    expect(failure(box.load({ argv: ["--config="] }))).toBe("mm: --config: expected a file path, got an empty one");
+    expect(failure(box.load({ argv: ["--config"] }))).toBe("mm-acp: --config: expected a file path after it");
+    expect(failure(box.load({ argv: ["--config", "--acp"] }))).toBe("mm-acp: --config: expected a file path after it");
+    expect(failure(box.load({ argv: ["--config="] }))).toBe("mm-acp: --config: expected a file path, got an empty one");
   });
 
   it("fails when the config path is a directory", () => {
     const box = sandbox();
-    expect(failure(box.load({ argv: ["--config", box.root] }))).toBe(`mm: ${box.root}: cannot read config file: it is a directory`);
+    expect(failure(box.load({ argv: ["--config", box.root] }))).toBe(`mm-acp: ${box.root}: cannot read config file: it is a directory`);
   });
 });
 
@@ -260,10 +260,10 @@ describe("loadConfig environment", () => {
 
   it("names the variable holding a malformed value", () => {
     const box = sandbox();
-    expect(failure(box.load({ env: { MM_BASE_URL: "localhost:8080" } }))).toBe('mm: MM_BASE_URL: expected an http(s) URL, got "localhost:8080"');
-    expect(failure(box.load({ env: { OPENAI_BASE_URL: "nope" } }))).toBe('mm: OPENAI_BASE_URL: expected an http(s) URL, got "nope"');
-    expect(failure(box.load({ env: { MM_MODEL: "  " } }))).toBe('mm: MM_MODEL: expected a non-empty string, got "  "');
-    expect(failure(box.load({ env: { MM_ACP_SURFACE: "all" } }))).toBe('mm: MM_ACP_SURFACE: expected "spec" or "full", got "all"');
+    expect(failure(box.load({ env: { MM_BASE_URL: "localhost:8080" } }))).toBe('mm-acp: MM_BASE_URL: expected an http(s) URL, got "localhost:8080"');
+    expect(failure(box.load({ env: { OPENAI_BASE_URL: "nope" } }))).toBe('mm-acp: OPENAI_BASE_URL: expected an http(s) URL, got "nope"');
+    expect(failure(box.load({ env: { MM_MODEL: "  " } }))).toBe('mm-acp: MM_MODEL: expected a non-empty string, got "  "');
+    expect(failure(box.load({ env: { MM_ACP_SURFACE: "all" } }))).toBe('mm-acp: MM_ACP_SURFACE: expected "spec" or "full", got "all"');
   });
 
   it("lets MM_ACP_SURFACE win over acp.surface", () => {
@@ -314,12 +314,12 @@ describe("loadConfig errors", () => {
     [[1, 2], "expected an object, got [1,2]"],
   ])("refuses %j", (content, expected) => {
     const { message, path } = fileError(content);
-    expect(message).toBe(`mm: ${path}: ${expected}`);
+    expect(message).toBe(`mm-acp: ${path}: ${expected}`);
   });
 
   it("refuses invalid JSON with the parser's reason", () => {
     const { message, path } = fileError('{ "model": ');
-    expect(message.startsWith(`mm: ${path}: invalid JSON: `)).toBe(true);
+    expect(message.startsWith(`mm-acp: ${path}: invalid JSON: `)).toBe(true);
     expect(message).not.toContain("\n");
   });
 

@@ -30,7 +30,7 @@ const fileConfigOf = (path: string): Result<FileConfig, ConfigError> =>
   readConfigFile(path).andThen((document) =>
     validateFileConfig(document).mapErr((problem): ConfigError => {
       const key = formatKeyPath(problem.path);
-      return { kind: "invalid-value", message: `mm: ${path}: ${key === "" ? "" : `${key}: `}${problem.message}` };
+      return { kind: "invalid-value", message: `mm-acp: ${path}: ${key === "" ? "" : `${key}: `}${problem.message}` };
     }),
   );
 

@@ -33,7 +33,7 @@ export const untrustedPart = (project: FileConfig, path: string, cwd: string): {
       if (!(key in kept)) continue;
       delete kept[key];
       notices.push(
-        `mm: ${path}: ${section}.${key} ignored: a project's configuration may not set it; set it in your own config file, or trust this project there ("projects": {"trusted": [${JSON.stringify(cwd)}]})`,
+        `mm-acp: ${path}: ${section}.${key} ignored: a project's configuration may not set it; set it in your own config file, or trust this project there ("projects": {"trusted": [${JSON.stringify(cwd)}]})`,
       );
     }
     out[section] = kept;

@@ -63,15 +63,15 @@ const askAll = async (prompt: Prompter, defaults: SetupAnswers): Promise<SetupAn
 const afterwords = (io: SetupIo, path: string, answers: SetupAnswers): string[] => {
   const keySet = (io.env[answers.apiKeyEnv] ?? "") !== "";
   const lines = [
-    `mm: wrote ${path}: model ${answers.name} at ${answers.baseURL}, key read from $${answers.apiKeyEnv}`,
+    `mm-acp: wrote ${path}: model ${answers.name} at ${answers.baseURL}, key read from $${answers.apiKeyEnv}`,
     keySet
-      ? `mm: $${answers.apiKeyEnv} is set in this shell`
-      : `mm: $${answers.apiKeyEnv} is not set in this shell: set it where your editor starts mm-acp (a server without keys needs none)`,
+      ? `mm-acp: $${answers.apiKeyEnv} is set in this shell`
+      : `mm-acp: $${answers.apiKeyEnv} is not set in this shell: set it where your editor starts mm-acp (a server without keys needs none)`,
   ];
   const used = findConfigFile({ argv: [], env: io.env, cwd: io.cwd, home: io.home });
-  if (used.isOk() && used.value !== null && used.value.path !== path) lines.push(`mm: note: ${used.value.path} is read before it when mm-acp starts here`);
+  if (used.isOk() && used.value !== null && used.value.path !== path) lines.push(`mm-acp: note: ${used.value.path} is read before it when mm-acp starts here`);
   const overrides = ["MM_MODEL", "MM_BASE_URL", "OPENAI_BASE_URL"].filter((name) => (io.env[name] ?? "") !== "");
-  if (overrides.length > 0) lines.push(`mm: note: ${overrides.join(", ")} set in the environment win over the file`);
+  if (overrides.length > 0) lines.push(`mm-acp: note: ${overrides.join(", ")} set in the environment win over the file`);
   return lines;
 };
 
@@ -87,16 +87,16 @@ export const runSetup = async (io: SetupIo): Promise<number> => {
     prompt.say(`mm-acp setup: writes ${path}. The API key itself is never asked for nor written.`);
     const existing = existingFileOf(readOptional(path));
     const allowed = await mayChange(prompt, path, existing);
-    if (allowed !== true) return stop(`mm: ${path} left unchanged`);
+    if (allowed !== true) return stop(`mm-acp: ${path} left unchanged`);
     const answers = await askAll(prompt, defaultAnswers(existing));
-    if (answers === undefined) return stop("mm: setup cancelled (end of input): nothing written");
+    if (answers === undefined) return stop("mm-acp: setup cancelled (end of input): nothing written");
     const document = documentWith(existing, answers);
-    if (document.isErr()) return stop(`mm: ${path}: ${document.error}: fix or remove the file, then run mm-acp --setup again`);
+    if (document.isErr()) return stop(`mm-acp: ${path}: ${document.error}: fix or remove the file, then run mm-acp --setup again`);
     writeAtomically(path, `${JSON.stringify(document.value, null, 2)}\n`);
     for (const line of afterwords(io, path, answers)) prompt.say(line);
     return 0;
   } catch (error) {
-    return stop(`mm: setup failed: ${error instanceof Error ? error.message : String(error)}`);
+    return stop(`mm-acp: setup failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     prompt.close();
   }

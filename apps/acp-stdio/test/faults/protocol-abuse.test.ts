@@ -498,7 +498,7 @@ describe("protocol abuse", () => {
     expect(agent.problems).toEqual([]);
     expect(agent.lines.length).toBeGreaterThan(all.length / 2);
     expect(hasStackTrace(agent.stderr())).toBe(false);
-    expect(agent.stderr()).not.toContain("mm: internal error");
+    expect(agent.stderr()).not.toContain("mm-acp: internal error");
     expect(agent.stderr()).toContain("[acp] dropped an incoming message of");
 
     agent.child.stdin.end();

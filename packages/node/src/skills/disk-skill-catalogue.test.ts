@@ -101,7 +101,7 @@ describe("loadDiskSkillCatalogue", () => {
     await put("skills/.hidden/SKILL.md", skillMd("hidden", "Dot folders are ignored."));
     const { catalogue, warnings } = await load("skills");
     expect(catalogue.list()).toEqual([{ name: "good", description: "Fine." }]);
-    const at = (folder: string) => `mm: skill ${join(root, "skills", folder)}: `;
+    const at = (folder: string) => `mm-acp: skill ${join(root, "skills", folder)}: `;
     expect(warnings).toEqual([
       `${at("bad-line")}SKILL.md line 3: expected "key: value" in the front matter`,
       `${at("double-hyphen")}name "double--hyphen" is not lowercase letters, digits and single inner hyphens`,
@@ -122,7 +122,7 @@ describe("loadDiskSkillCatalogue", () => {
     const { catalogue, warnings } = await load("user", "project");
     expect(catalogue.list()).toEqual([{ name: "review", description: "Project review." }]);
     expect((await catalogue.read("review"))._unsafeUnwrap().instructions).toBe("Project body.\n");
-    expect(warnings).toEqual([`mm: skill ${join(root, "user", "review")}: shadowed by ${join(root, "project", "review")} (same name review)`]);
+    expect(warnings).toEqual([`mm-acp: skill ${join(root, "user", "review")}: shadowed by ${join(root, "project", "review")} (same name review)`]);
   });
 
   it("reads a dir listed twice only once", async () => {
@@ -136,7 +136,7 @@ describe("loadDiskSkillCatalogue", () => {
     await put("file", "x");
     const { catalogue, warnings } = await load("file");
     expect(catalogue.list()).toEqual([]);
-    expect(warnings).toEqual([`mm: skills dir ${join(root, "file")}: not a directory`]);
+    expect(warnings).toEqual([`mm-acp: skills dir ${join(root, "file")}: not a directory`]);
   });
 
   it("accepts the Agent Skills optional keys and a CRLF, BOM-prefixed file", async () => {

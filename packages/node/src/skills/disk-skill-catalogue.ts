@@ -65,7 +65,7 @@ const loadSkillsDir = async (root: string, warn: (line: string) => void): Promis
     entries = (await readdir(root)).filter((entry) => !entry.startsWith(".")).sort();
   } catch (error) {
     const code = errorCode(error);
-    if (code !== "ENOENT") warn(`mm: skills dir ${root}: ${code === "ENOTDIR" ? "not a directory" : reasonOf(error)}`);
+    if (code !== "ENOENT") warn(`mm-acp: skills dir ${root}: ${code === "ENOTDIR" ? "not a directory" : reasonOf(error)}`);
     return [];
   }
   const loaded = await Promise.all(entries.map((entry) => loadSkill(join(root, entry))));
@@ -73,7 +73,7 @@ const loadSkillsDir = async (root: string, warn: (line: string) => void): Promis
   loaded.forEach((result, i) => {
     if (result === undefined) return;
     if (result.isOk()) skills.push(result.value);
-    else warn(`mm: skill ${join(root, entries[i] ?? "")}: ${result.error}`);
+    else warn(`mm-acp: skill ${join(root, entries[i] ?? "")}: ${result.error}`);
   });
   return skills;
 };
@@ -110,7 +110,7 @@ const readSkill = async (skill: DiskSkill): Promise<Result<SkillContent, SkillEr
 
 /**
  * The catalogue of the skill folders found in `dirs` (relative ones against the process cwd).
- * A missing dir is fine; a malformed skill is reported through `warn` as `mm: skill <path>: <what>`
+ * A missing dir is fine; a malformed skill is reported through `warn` as `mm-acp: skill <path>: <what>`
  * and skipped. When two dirs hold a skill of the same name, the LATER dir wins and the shadowed one
  * is warned about: the defaults list `~/.mm/skills` before `.mm/skills`, so a project's skill
  * overrides the user's. Never rejects.
@@ -121,7 +121,7 @@ export const loadDiskSkillCatalogue = async (dirs: readonly string[], warn: (lin
   const byName = new Map<string, DiskSkill>();
   for (const skill of perDir.flat()) {
     const shadowed = byName.get(skill.name);
-    if (shadowed !== undefined) warn(`mm: skill ${shadowed.dir}: shadowed by ${skill.dir} (same name ${skill.name})`);
+    if (shadowed !== undefined) warn(`mm-acp: skill ${shadowed.dir}: shadowed by ${skill.dir} (same name ${skill.name})`);
     byName.set(skill.name, skill);
   }
   const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
