@@ -112,10 +112,13 @@ describe("mm-acp end to end", () => {
     expect(agent.stderr()).toContain("mm-acp: model server answered 500, retry 1/2 in 5 ms");
     expect(agent.stderr()).toContain("mm-acp: model server answered 500, retry 2/2 in 5 ms");
     expect(agent.stderr()).toContain("[acp] turn failed: model server error 500");
+    // One line per turn: the failed one is not also logged as done; the second one is.
+    expect(agent.stderr().match(/\[acp\] turn (done|failed)/g)).toEqual(["[acp] turn failed", "[acp] turn done"]);
   });
 
   it("prints help and version, and exits 2 with one line on a bad configuration file", async () => {
     expect(execFileSync(process.execPath, [BIN, "--version"]).toString()).toBe("0.11.0\n");
+    expect(execFileSync(process.execPath, [BIN, "-v"]).toString()).toBe("0.11.0\n");
     const bad = join(cwd, "bad.json");
     writeFileSync(bad, JSON.stringify({ model: { contextWindow: "big" } }));
     const agent = spawnAgent({ env: env(), cwd, args: ["--config", bad] });

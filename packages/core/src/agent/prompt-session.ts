@@ -63,10 +63,14 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
   await persistSession(state, live);
   tellUnsaved(live, emit);
   const { commands, fileOps, skills } = outcome.counts;
-  state.log(`turn done: ${commands} command(s) · ${fileOps} file op(s) · ${skills} skill(s)`);
-  if (outcome.stopReason !== "failed") return { stopReason: outcome.stopReason };
+  const counts = `${commands} command(s) · ${fileOps} file op(s) · ${skills} skill(s)`;
+  // One line per turn: `turn done` or, as a problem (shown even in a quiet log), `turn failed`.
+  if (outcome.stopReason !== "failed") {
+    state.log(`turn done: ${counts}`);
+    return { stopReason: outcome.stopReason };
+  }
   const error = outcome.error ?? "the turn failed";
-  state.problem(`turn failed: ${error}`);
+  state.problem(`turn failed: ${error} (${counts})`);
   return { stopReason: "failed", error };
 };
 
