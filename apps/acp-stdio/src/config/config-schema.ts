@@ -2,8 +2,9 @@
  * The keys a config file may hold and the type each must have. A file sets any subset; unknown keys
  * and wrong types are refused with the path of the key.
  */
-import { array, formatKeyPath, object, optional, problemText, type Infer } from "@mm/core";
+import { array, formatKeyPath, object, optional, problemText, type Infer, type Problem as CoreProblem } from "@mm/core";
 import type { Result } from "neverthrow";
+import { closestName } from "./did-you-mean.js";
 import { envVarName, httpUrl, nonEmptyString, nonNegativeInteger, oneOf, positiveInteger, positiveNumber, tagName, trueOrFalse } from "./config-validators.js";
 
 /** What is wrong with a config document, and under which key (outermost first). */
@@ -58,8 +59,26 @@ export const configFileSchema = object(
 /** What a config file may set: every section and key optional, values as written. */
 export type FileConfig = Infer<typeof configFileSchema>;
 
+/** The keys the file may hold beside the one at `path` (those of its section). */
+const siblingKeys = (path: readonly string[]): readonly string[] => {
+  let schema: Readonly<Record<string, unknown>> | undefined = configFileSchema.jsonSchema;
+  for (const part of path.slice(0, -1)) {
+    const properties = schema?.properties as Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
+    schema = properties?.[part];
+  }
+  return Object.keys((schema?.properties as object | undefined) ?? {});
+};
+
+/** An unknown key without a hint of its own gets the nearest known one: `(did you mean model.baseURL?)`. */
+const withSuggestion = (problem: CoreProblem): CoreProblem => {
+  if (problem.kind !== "unknown-key" || problem.hint !== undefined) return problem;
+  const typed = problem.path.at(-1);
+  const meant = typed === undefined ? undefined : closestName(typed, siblingKeys(problem.path));
+  return meant === undefined ? problem : { ...problem, hint: `did you mean ${formatKeyPath([...problem.path.slice(0, -1), meant])}?` };
+};
+
 /** Checks a parsed config document; the problem's path names the offending key. */
 export const validateFileConfig = (document: unknown): Result<FileConfig, Problem> =>
-  configFileSchema.check(document).mapErr((problem) => ({ path: problem.path, message: problemText(problem) }));
+  configFileSchema.check(document).mapErr((problem) => ({ path: problem.path, message: problemText(withSuggestion(problem)) }));
 
 export { formatKeyPath };
