@@ -7,7 +7,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Tool } from "@mm/core";
-import { connectMcpServer, type McpConnection, type McpServerSpec } from "@mm/mcp";
+import { connectMcpServer, stderrReason, stderrTail, type McpConnection, type McpServerSpec } from "@mm/mcp";
 
 /** How long a new session waits for its servers before it answers without the slow ones. */
 const MCP_WAIT_MS = 2500;
@@ -42,8 +42,6 @@ export const specsOf = (servers: readonly acp.McpServer[]): McpServerSpec[] =>
     const stdio = server as acp.McpServerStdio;
     return { kind: "stdio", name: stdio.name, command: stdio.command, args: stdio.args, env: Object.fromEntries(stdio.env.map((e) => [e.name, e.value])) };
   });
-
-const lastLines = (text: string): string => text.trim().split("\n").slice(-5).join(" | ");
 
 export const mcpSessions = (
   env: Readonly<Record<string, string | undefined>>,
@@ -116,8 +114,9 @@ export const mcpSessions = (
         if (connected.isErr()) {
           // Stopped by its session's close (or the exit) while it started: nothing to tell.
           if (stop.signal.aborted) return;
-          hooks.log(`MCP server "${spec.name}" failed to start: ${connected.error}`);
-          hooks.tell(`[MCP server "${spec.name}" failed to start: ${connected.error}]`);
+          const { message, stderrTail: tail } = connected.error;
+          hooks.log(`MCP server "${spec.name}" failed to start: ${message}; stderr: ${tail || "(nothing)"}`);
+          hooks.tell(`[MCP server "${spec.name}" failed to start: ${message}]`);
           return;
         }
         const connection = connected.value;
@@ -128,8 +127,9 @@ export const mcpSessions = (
         hooks.log(`MCP server "${spec.name}" ready: ${connection.tools.length} tool(s)`);
         connection.onLost((reason) => {
           ready.splice(ready.indexOf(connection), 1);
-          hooks.log(`MCP server "${spec.name}" stopped (${reason}); stderr: ${lastLines(connection.stderr()) || "(nothing)"}`);
-          hooks.tell(`[MCP server "${spec.name}" stopped: its tools are gone from this session]`);
+          const why = stderrReason(connection.stderr());
+          hooks.log(`MCP server "${spec.name}" stopped (${reason}); stderr: ${stderrTail(connection.stderr()) || "(nothing)"}`);
+          hooks.tell(`[MCP server "${spec.name}" stopped${why !== undefined ? ` (stderr: ${why})` : ""}: its tools are gone from this session]`);
           void closeOne(connection);
           hooks.toolsChanged(toolsOf());
         });

@@ -78,7 +78,7 @@ describe("MCP servers from the editor (full surface)", () => {
         .filter((u) => u.sessionUpdate === "agent_message_chunk")
         .map((u) => (u as { content: { text: string } }).content.text);
       expect(chunks.filter((c) => c.includes('MCP server "broken" failed to start'))).toHaveLength(1);
-      expect(chunks.filter((c) => c.includes('MCP server "tests" stopped'))).toHaveLength(1);
+      expect(chunks.filter((c) => c.includes('MCP server "tests" stopped (stderr: fatal: crashing on purpose)'))).toHaveLength(1);
     });
     await stop(agent);
     const chat = fake.requests
@@ -93,7 +93,8 @@ describe("MCP servers from the editor (full surface)", () => {
     expect(agent.permissions.map((p) => p.toolCall.title)).toEqual(["tests: echo", "tests: crash"]);
     expect(agent.permissions[0]!.toolCall.kind).toBe("read");
     expect(agent.stderr()).toMatch(/turn done: 1 command\(s\)/);
-    expect(agent.stderr()).toMatch(/MCP server "broken" failed to start: .*TEST_TOKEN is not set/);
+    // The log has the line that says why and the stderr's tail after it.
+    expect(agent.stderr()).toMatch(/MCP server "broken" failed to start: .*TEST_TOKEN is not set\); stderr: .*TEST_TOKEN is not set/);
     expect(agent.stderr()).toMatch(/MCP server "tests" stopped .*fatal: crashing on purpose/);
     await settle(300);
     expect(leftovers()).toEqual([]);

@@ -1,8 +1,10 @@
 /**
- * A real MCP server from npm, end to end (issue 29): `@modelcontextprotocol/server-filesystem` started
- * by the built mm-acp for the session, its `read_media_file` offered, asked for and run. Its result
- * holds the image twice (as content and as structuredContent). Without `model.vision` the model gets
- * a placeholder line and no base64 at all, in that turn and the next; with it, the image itself.
+ * Real MCP servers from npm, end to end (issue 29): `@modelcontextprotocol/server-filesystem` and
+ * `@modelcontextprotocol/server-everything` started by the built mm-acp for the session, their tools
+ * offered, asked for and run. server-filesystem's `read_media_file` holds the image twice (as content
+ * and as structuredContent). Without `model.vision` the model gets a placeholder line and no base64 at
+ * all, in that turn and the next; with it, the image itself; with it and a server that refuses
+ * images, one notice and placeholders from then on. A server that fails to start says why.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,9 +12,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { startFakeOpenAI, status, text, toolCalls, type FakeOpenAI, type RecordedRequest } from "@mm/fake-openai";
 import { spawnAgent, stop } from "./spawned-agent.js";
 
+const EVERYTHING_SERVER = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 const FILESYSTEM_SERVER = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
 // A 1×1 PNG.
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAfbLI3wAAAABJRU5ErkJggg==";
@@ -131,5 +134,85 @@ describe("server-filesystem through the built agent", () => {
     expect(shownCalls(live)).toEqual(expected);
     expect(shownCalls(replay)).toEqual(expected);
     expect(replay.problems).toEqual([]);
+  });
+});
+
+/** server-everything on stdio (or with another first argument, e.g. a transport it does not know). */
+const everything = (transport = "stdio"): acp.McpServerStdio[] => [{ name: "all", command: process.execPath, args: [EVERYTHING_SERVER, transport], env: [] }];
+
+/** The text of the agent's message chunks. */
+const chunksOf = (agent: ReturnType<typeof spawnAgent>): string[] =>
+  agent.updates
+    .map((u) => u.update)
+    .filter((u) => u.sessionUpdate === "agent_message_chunk")
+    .map((u) => (u as { content: { text?: string } }).content.text ?? "");
+
+/** Ollama's answer to a text-only model sent an image: a 400 with its words. */
+const refusesImages = (then: ReturnType<typeof text>) => (request: RecordedRequest) =>
+  JSON.stringify(request.body).includes("image_url")
+    ? status(400, { error: { message: "this model does not support image input", type: "invalid_request_error", param: null, code: null } })
+    : then;
+
+describe("server-everything through the built agent", () => {
+  const run = async (vision: boolean, prompts: string[]) => {
+    const config = join(cwd, "mm.json");
+    writeFileSync(config, JSON.stringify({ model: { vision } }));
+    const agent = spawnAgent({ cwd, args: ["--config", config], env: agentEnv() });
+    const stops: unknown[] = [];
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: everything() });
+      for (const question of prompts) stops.push(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: question }] }));
+    });
+    await stop(agent);
+    return { agent, stops, bodies: fake.requests.filter((r) => r.method === "POST").map((r) => JSON.stringify(r.body)) };
+  };
+
+  it("offers its tools with their titles; get-tiny-image without vision: its text parts and one placeholder, no base64", async () => {
+    fake.enqueue(toolCalls([{ name: "all__get-tiny-image", arguments: {} }]), text("the MCP logo"));
+    const { agent, stops, bodies } = await run(false, ["show me the image"]);
+    expect(stops).toEqual([{ stopReason: "end_turn" }]);
+    const offered = (JSON.parse(bodies[0]!) as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name);
+    expect(offered).toEqual(expect.arrayContaining(["all__echo", "all__get-sum", "all__get-tiny-image", "all__get-structured-content"]));
+    const call = agent.updates.map((u) => u.update).find((u) => u.sessionUpdate === "tool_call") as { title: string; kind: string };
+    expect([call.title, call.kind]).toEqual(["all: Get Tiny Image Tool", "read"]);
+    expect(bodies[1]).toContain("Here's the image you requested:");
+    expect(bodies[1]).toContain("The image above is the MCP logo.");
+    expect(bodies[1]).toMatch(/\[image\/png, \d+ KB?, not shown: the model does not read images\]/);
+    expect(bodies[1]).not.toContain("iVBORw0KGgo");
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("with vision on and a server that refuses images: told once, then placeholders, this turn and the next", async () => {
+    fake.enqueue(toolCalls([{ name: "all__get-tiny-image", arguments: {} }]), refusesImages(text("a logo, I am told")), refusesImages(text("still")));
+    const { agent, stops, bodies } = await run(true, ["show me the image", "and again?"]);
+    expect(stops).toEqual([{ stopReason: "end_turn" }, { stopReason: "end_turn" }]);
+    expect(bodies).toHaveLength(4);
+    expect(bodies[1]).toContain("iVBORw0KGgo");
+    for (const body of bodies.slice(2)) expect(body).not.toContain("iVBORw0KGgo");
+    const told = chunksOf(agent).filter((c) => c.includes("refused the images"));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain("this model does not support image input");
+    expect(agent.stderr()).toMatch(/refused the images .*images go as placeholders from now on/);
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("gives the model get-structured-content's result once, not again as JSON of structuredContent", async () => {
+    fake.enqueue(toolCalls([{ name: "all__get-structured-content", arguments: { location: "Chicago" } }]), text("drizzle"));
+    const { bodies } = await run(false, ["weather in Chicago?"]);
+    const tool = (JSON.parse(bodies[1]!) as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === "tool");
+    expect(tool?.content).toBe('{"temperature":36,"conditions":"Light rain / drizzle","humidity":82}');
+  });
+
+  it("a server that fails at start is told once with the line that says why, and its stderr's tail is logged", async () => {
+    fake.enqueue(text("no tools then"));
+    const agent = spawnAgent({ cwd, env: agentEnv() });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: everything("carrier-pigeon") });
+      expect(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] })).toEqual({ stopReason: "end_turn" });
+    });
+    await stop(agent);
+    const told = chunksOf(agent).filter((c) => c.includes('MCP server "all"'));
+    expect(told).toEqual(['[MCP server "all" failed to start: the server exited with code 1 (stderr: Unknown transport: carrier-pigeon)]\n']);
+    expect(agent.stderr()).toMatch(/MCP server "all" failed to start: .*; stderr: .*Everything Server Launcher \| .*Unknown transport: carrier-pigeon/);
   });
 });

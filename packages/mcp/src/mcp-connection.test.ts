@@ -70,12 +70,12 @@ describe("connectMcpServer", () => {
 
   it("fails to start with one line holding the last line of the server's stderr", async () => {
     const failed = await connectMcpServer(stdio("--fail-start"), options);
-    expect(failed._unsafeUnwrapErr()).toMatch(/^the server exited with code 1 \(stderr: .*TEST_TOKEN is not set\)$/);
+    expect(failed._unsafeUnwrapErr().message).toMatch(/^the server exited with code 1 \(stderr: .*TEST_TOKEN is not set\)$/);
   });
 
   it("explains a Node server's crash at start by its error, not by the version line Node ends with", async () => {
     const crash = { kind: "stdio" as const, name: "crash", command: process.execPath, args: ["-e", "throw new Error('boom: config missing')"], env: {} };
-    expect((await connectMcpServer(crash, options))._unsafeUnwrapErr()).toBe("the server exited with code 1 (stderr: Error: boom: config missing)");
+    expect((await connectMcpServer(crash, options))._unsafeUnwrapErr().message).toBe("the server exited with code 1 (stderr: Error: boom: config missing)");
   });
 
   it("closes the whole process group of a stdio server, children included", async () => {

@@ -8,7 +8,7 @@ import type { Tool } from "@mm/core";
 import { GroupStdioTransport } from "./group-stdio-transport.js";
 import { mcpTool, type McpToolInfo } from "./mcp-tool.js";
 import type { McpServerSpec } from "./server-spec.js";
-import { stderrReason } from "./stderr-reason.js";
+import { stderrReason, stderrTail } from "./stderr-reason.js";
 
 export type McpConnectOptions = {
   /** Where a stdio server runs. */
@@ -40,6 +40,22 @@ export type McpConnection = {
   /** Kills a stdio server's group at once (the agent is exiting). */
   readonly killNow: () => void;
 };
+
+/**
+ * Why a server did not start: one line for the conversation (with the stderr line that says why,
+ * when there is one), and the tail of its stderr for the log ("" when it wrote none).
+ */
+export type McpStartError = { readonly message: string; readonly stderrTail: string };
+
+/** Thrown inside `connect` to carry the stderr tail out with the line. */
+class StartFailure extends Error {
+  constructor(
+    message: string,
+    readonly stderrTail: string,
+  ) {
+    super(message);
+  }
+}
 
 type ClientModule = typeof import("@modelcontextprotocol/client");
 
@@ -109,10 +125,16 @@ const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise
     const reason = stderrReason(stderr());
     // A server that ended by itself says why (its exit), whichever of the exit or a broken pipe came first.
     const exit = transport instanceof GroupStdioTransport ? transport.exitReason() : undefined;
-    throw new Error(`${exit !== undefined ? `the server ${exit}` : oneLine(error)}${reason !== undefined ? ` (stderr: ${reason})` : ""}`);
+    throw new StartFailure(
+      `${exit !== undefined ? `the server ${exit}` : oneLine(error)}${reason !== undefined ? ` (stderr: ${reason})` : ""}`,
+      stderrTail(stderr()),
+    );
   }
 };
 
-/** Connects one server; the error is one line (with the line of its stderr that says why, when there is one). */
-export const connectMcpServer = (spec: McpServerSpec, options: McpConnectOptions): ResultAsync<McpConnection, string> =>
-  ResultAsync.fromPromise(connect(spec, options), oneLine);
+/** Connects one server; the error is one line (with the line of its stderr that says why, when there is one) and its stderr's tail. */
+export const connectMcpServer = (spec: McpServerSpec, options: McpConnectOptions): ResultAsync<McpConnection, McpStartError> =>
+  ResultAsync.fromPromise(
+    connect(spec, options),
+    (error): McpStartError => ({ message: oneLine(error), stderrTail: error instanceof StartFailure ? error.stderrTail : "" }),
+  );

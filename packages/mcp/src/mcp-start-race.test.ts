@@ -27,7 +27,7 @@ const options: McpConnectOptions = { cwd: "/tmp", env: { PATH: process.env.PATH 
 describe("a stdio server that exits before the client writes initialize", () => {
   it("fails to start with its exit code and its stderr, never a bare write EPIPE", async () => {
     const failed = await connectMcpServer({ kind: "stdio", name: "broken", command: process.execPath, args: DIES_AT_ONCE, env: {} }, options);
-    expect(failed._unsafeUnwrapErr()).toBe("the server exited with code 3 (stderr: test-mcp: cannot start: TEST_TOKEN is not set)");
+    expect(failed._unsafeUnwrapErr().message).toBe("the server exited with code 3 (stderr: test-mcp: cannot start: TEST_TOKEN is not set)");
   });
 
   it("a write to the dead server waits for its exit and fails with it", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stderrReason } from "./stderr-reason.js";
+import { stderrReason, stderrTail } from "./stderr-reason.js";
 
 describe("stderrReason", () => {
   it("takes a Node exception's message, not the version line Node ends with", () => {
@@ -19,5 +19,17 @@ describe("stderrReason", () => {
     expect(stderrReason("starting\nlistening\n")).toBe("listening");
     expect(stderrReason(`${"x".repeat(500)}\n`)).toHaveLength(200);
     expect(stderrReason("\n\n")).toBeUndefined();
+  });
+});
+
+describe("stderrTail", () => {
+  it("keeps the last six lines for the log, each and all capped", () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i}`).join("\n");
+    expect(stderrTail(`${lines}\n\n`)).toBe("line 4 | line 5 | line 6 | line 7 | line 8 | line 9");
+    expect(stderrTail(`${"y".repeat(300)}\n`)).toBe(`${"y".repeat(200)}…`);
+    const long = stderrTail(Array.from({ length: 6 }, () => "z".repeat(250)).join("\n"));
+    expect(long.length).toBeLessThanOrEqual(801);
+    expect(long.startsWith("…")).toBe(true);
+    expect(stderrTail("")).toBe("");
   });
 });
