@@ -95,6 +95,7 @@ const main = async (): Promise<void> => {
     model: config.model.name,
     baseURL: config.model.baseURL,
     apiKey: config.model.apiKey,
+    apiKeyEnv: config.model.apiKeyEnv,
     api: config.model.api,
     reasoningTag: config.model.reasoningTag,
     proxy,

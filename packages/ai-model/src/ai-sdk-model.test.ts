@@ -120,14 +120,18 @@ describe("aiSdkModel over chat completions", () => {
     expect(error.message).toContain('"127.0.0.1:8000/v1" is not a URL');
   });
 
-  it("explains a refused key (401) at once, without retrying", async () => {
-    const fake = await start([status(401, { error: { message: `Incorrect API key provided: ${API_KEY}`, type: "invalid_request_error" } })]);
+  it("explains a refused key (401) at once, without retrying, naming the variable that held it", async () => {
+    const refusal = () => status(401, { error: { message: `Incorrect API key provided: ${API_KEY}`, type: "invalid_request_error" } });
+    const fake = await start([refusal(), refusal()]);
     const error = errorOf(await collect(modelFor(fake, { maxRetries: 2 }).step(request(hi))));
     expect(error).toEqual({
       kind: "auth",
-      message: "the model server refused the API key (401): set OPENAI_API_KEY or model.apiKeyEnv",
+      message:
+        "the model server refused the key in OPENAI_API_KEY (401): Incorrect API key provided: [redacted] (check that variable's value, or model.apiKeyEnv)",
     });
     expect(fake.requests).toHaveLength(1);
+    const named = errorOf(await collect(modelFor(fake, { apiKeyEnv: "GROQ_API_KEY" }).step(request(hi))));
+    expect(named.message).toMatch(/^the model server refused the key in GROQ_API_KEY \(401\)/);
   });
 
   it("explains a server error after the retries, with the server's message and no key", async () => {
@@ -242,6 +246,8 @@ describe("aiSdkModel without an API key", () => {
         { type: "error", error: { kind: "config", message: "no API key: set OPENAI_API_KEY (or the variable named by model.apiKeyEnv)" } },
       ]);
     }
+    const named = await collect(aiSdkModel({ model: "gpt-4.1-mini", api: "chat", apiKeyEnv: "WORK_OPENAI_KEY" }).step(request(hi)));
+    expect(named).toEqual([{ type: "error", error: { kind: "config", message: "no API key: set WORK_OPENAI_KEY (the variable model.apiKeyEnv names)" } }]);
   });
 
   it("sends a placeholder key to other servers", async () => {

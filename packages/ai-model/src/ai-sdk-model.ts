@@ -30,6 +30,8 @@ export type AiSdkModelOptions = {
   readonly baseURL?: string;
   /** Absent or empty: every step fails with a `config` error for OpenAI's own endpoint; other servers get a dummy key. */
   readonly apiKey?: string | undefined;
+  /** The variable the key is read from, named when it is missing or refused; `OPENAI_API_KEY` when absent. */
+  readonly apiKeyEnv?: string | undefined;
   /** `chat`: /chat/completions, which every OpenAI-compatible server speaks; `responses`: /responses with `store: false`. */
   readonly api: "chat" | "responses";
   /** Retries of 429, 5xx, connection failures and cut-off streams (default 2), waiting 2 s, 4 s… unless the server sends `retry-after(-ms)`. */
@@ -56,11 +58,14 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** Sent to servers other than OpenAI's when no key is configured: local servers usually ignore it. */
 export const PLACEHOLDER_API_KEY = "not-needed";
 
-/** What every step of OpenAI's own endpoint fails with when no key is set. */
-export const NO_API_KEY: ModelError = {
+/** What every step of OpenAI's own endpoint fails with when no key is set in `apiKeyEnv`. */
+export const noApiKey = (apiKeyEnv = "OPENAI_API_KEY"): ModelError => ({
   kind: "config",
-  message: "no API key: set OPENAI_API_KEY (or the variable named by model.apiKeyEnv)",
-};
+  message: `no API key: set ${apiKeyEnv}${apiKeyEnv === "OPENAI_API_KEY" ? " (or the variable named by model.apiKeyEnv)" : " (the variable model.apiKeyEnv names)"}`,
+});
+
+/** {@link noApiKey} for the default variable. */
+export const NO_API_KEY: ModelError = noApiKey();
 
 /** `model server answered 500, retry 1/2 in 2 s`, or the failure's own words. */
 export const retryLine = (notice: RetryNotice, context: ErrorContext): string => {
@@ -105,7 +110,7 @@ const toolsOf = (specs: readonly ToolSpec[]): LanguageModelV3FunctionTool[] =>
 export const aiSdkModel = (options: AiSdkModelOptions): Model => {
   const baseURL = options.baseURL || OPENAI_BASE_URL;
   const missingKey = !options.apiKey && isOpenAIHost(baseURL);
-  const errorContext: ErrorContext = { baseURL, apiKey: options.apiKey };
+  const errorContext: ErrorContext = { baseURL, apiKey: options.apiKey, apiKeyEnv: options.apiKeyEnv };
   const maxRetries = options.maxRetries ?? 2;
   const maxOutputChars = options.maxOutputChars ?? MAX_STEP_OUTPUT_CHARS;
   const modelsOf = providerModels({
@@ -139,7 +144,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
   async function* step(request: ModelRequest): AsyncGenerator<ModelEvent> {
     const { signal } = request;
     if (signal.aborted) return yield { type: "error", error: abortedError() };
-    if (missingKey) return yield { type: "error", error: NO_API_KEY };
+    if (missingKey) return yield { type: "error", error: noApiKey(options.apiKeyEnv) };
     if (!URL.canParse(baseURL))
       return yield { type: "error", error: { kind: "config", message: `the model's base URL ${JSON.stringify(baseURL)} is not a URL` } };
     // Stops the request when the step must end early (too much output), as the editor's cancel does.

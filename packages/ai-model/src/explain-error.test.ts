@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorClass, explainError } from "./explain-error.js";
+import { errorClass, explainError, isPlainHttpAnswer } from "./explain-error.js";
 
 const context = { baseURL: "http://localhost:11434/v1", apiKey: "sk-live-abcdefghijklmnop" };
 
@@ -124,5 +124,47 @@ describe("explainError", () => {
   it("treats aborts as aborted and unknown failures as bad responses", () => {
     expect(explainError(new DOMException("aborted", "AbortError"), context).kind).toBe("aborted");
     expect(explainError("weird", context)).toEqual({ kind: "bad-response", message: "model step failed: weird" });
+  });
+});
+
+describe("explainError: what to do about it", () => {
+  /** What Node's fetch throws for https:// against a plain-HTTP server (Node 22 and older). */
+  const wrongVersion = (code: string): Error =>
+    apiCallError("Cannot connect to API: fetch failed", {
+      cause: new TypeError("fetch failed", {
+        cause: Object.assign(new Error("803C86D9D17F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:ssl3_record.c:350:"), { code }),
+      }),
+      isRetryable: true,
+    });
+
+  it("says to use http:// when an https:// URL meets a plain-HTTP server", () => {
+    for (const code of ["ERR_SSL_WRONG_VERSION_NUMBER", "EPROTO"]) {
+      const error = wrongVersion(code);
+      expect(isPlainHttpAnswer(error)).toBe(true);
+      expect(explainError(error, { baseURL: "https://127.0.0.1:8000/v1" })).toEqual({
+        kind: "network",
+        message:
+          'cannot reach the model server at https://127.0.0.1:8000/v1: it answers plain HTTP, not TLS ("wrong version number"); use http://, as in http://127.0.0.1:8000/v1',
+      });
+    }
+    const retried = named("AI_RetryError", "Failed after 3 attempts", { lastError: wrongVersion("ERR_SSL_WRONG_VERSION_NUMBER"), errors: [1, 2, 3] });
+    expect(isPlainHttpAnswer(retried)).toBe(true);
+    expect(isPlainHttpAnswer(fetchFailed("ECONNREFUSED", "connect ECONNREFUSED"))).toBe(false);
+  });
+
+  it("names the variable that held a refused key, and says when none was set", () => {
+    const refused = apiCallError("Incorrect API key provided", { statusCode: 401 });
+    expect(explainError(refused, { ...context, apiKeyEnv: "GROQ_API_KEY" })).toEqual({
+      kind: "auth",
+      message: "the model server refused the key in GROQ_API_KEY (401): Incorrect API key provided (check that variable's value, or model.apiKeyEnv)",
+    });
+    expect(explainError(refused, context).message).toContain("refused the key in OPENAI_API_KEY (401)");
+    expect(explainError(apiCallError("Unauthorized", { statusCode: 401, responseBody: "" }), { baseURL: context.baseURL }).message).toBe(
+      "the model server wants an API key (401): Unauthorized (OPENAI_API_KEY is not set; set it, or name another variable in model.apiKeyEnv)",
+    );
+    expect(explainError(apiCallError("not allowed for this project", { statusCode: 403 }), { ...context, apiKeyEnv: "WORK_KEY" }).message).toBe(
+      "the model server denied access with the key in WORK_KEY (403): not allowed for this project (check that variable's value, or model.apiKeyEnv)",
+    );
+    expect(explainError(apiCallError(`bad key ${context.apiKey}`, { statusCode: 401 }), context).message).not.toContain(context.apiKey);
   });
 });

@@ -5,8 +5,11 @@
  */
 import type { ModelError } from "@mm/core";
 
-/** Where the step went and with what key: for the message, and for what must never be in it. */
-export type ErrorContext = { readonly baseURL: string; readonly apiKey?: string | undefined };
+/**
+ * Where the step went and with what key: for the message, and for what must never be in it.
+ * `apiKeyEnv`: the variable the key was read from (`OPENAI_API_KEY` when absent), named when refused.
+ */
+export type ErrorContext = { readonly baseURL: string; readonly apiKey?: string | undefined; readonly apiKeyEnv?: string | undefined };
 
 type Failure = Error & {
   readonly statusCode?: number;
@@ -56,6 +59,23 @@ export const isBadPort = (error: unknown): boolean => {
   }
   return false;
 };
+
+/**
+ * Whether `error` is a TLS handshake answered in plain text: an https:// URL on a plain-HTTP server
+ * (OpenSSL's "wrong version number"). No retry can help; http:// can.
+ */
+export const isPlainHttpAnswer = (error: unknown): boolean => {
+  for (const current of causesOf(error)) {
+    const code = (current as Failure).code;
+    if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || (code === "EPROTO" && /wrong version number/i.test(current.message))) return true;
+    const last = (current as Failure).lastError;
+    if (last !== undefined && last !== current && isPlainHttpAnswer(last)) return true;
+  }
+  return false;
+};
+
+/** `baseURL` with http:// for https://. */
+const plainHttpURL = (baseURL: string): string => baseURL.replace(/^https:/i, "http:");
 
 const portOf = (baseURL: string): string => {
   try {
@@ -133,8 +153,15 @@ export const explainError = (error: unknown, context: ErrorContext): ModelError 
   return { kind: explained.kind, message: scrub(explained.message, context.apiKey) };
 };
 
-const explain = (error: unknown, { baseURL }: ErrorContext): ModelError => {
+const explain = (error: unknown, context: ErrorContext): ModelError => {
+  const { baseURL } = context;
   if (!(error instanceof Error)) return explainValue(error);
+  if (isPlainHttpAnswer(error)) {
+    return {
+      kind: "network",
+      message: `cannot reach the model server at ${baseURL}: it answers plain HTTP, not TLS ("wrong version number"); use http://, as in ${plainHttpURL(baseURL)}`,
+    };
+  }
   if (isBadPort(error)) {
     return {
       kind: "network",
@@ -145,9 +172,9 @@ const explain = (error: unknown, { baseURL }: ErrorContext): ModelError => {
   if (failure.name === "AbortError" || failure.name === "ResponseAborted") return abortedError();
   if (failure.name === "TimeoutError") return { kind: "network", message: `the model server at ${baseURL} timed out` };
   if (failure.name === "AI_RetryError" && failure.lastError !== undefined) {
-    return explainLast(failure.lastError, failure.errors?.length ?? 1, baseURL);
+    return explainLast(failure.lastError, failure.errors?.length ?? 1, context);
   }
-  return explainLast(error, 1, baseURL);
+  return explainLast(error, 1, context);
 };
 
 /** Not an Error: typically an error frame the server streamed after some output (`{ error: { message } }`). */
@@ -162,7 +189,7 @@ const explainValue = (value: unknown): ModelError => {
     : { kind: "bad-response", message: `model step failed: ${oneLine(String(value))}` };
 };
 
-const explainLast = (error: unknown, attempts: number, baseURL: string): ModelError => {
+const explainLast = (error: unknown, attempts: number, { baseURL, apiKey, apiKeyEnv = "OPENAI_API_KEY" }: ErrorContext): ModelError => {
   if (!(error instanceof Error)) return explainValue(error);
   const failure = error as Failure;
   const status = failure.statusCode;
@@ -179,10 +206,7 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
   if (classified !== undefined) return classified;
   if (status !== undefined && status >= 400) {
     const detail = detailOf(failure);
-    if (status === 401) {
-      return { kind: "auth", message: "the model server refused the API key (401): set OPENAI_API_KEY or model.apiKeyEnv" };
-    }
-    if (status === 403) return { kind: "auth", message: `the model server denied access (403): ${detail}` };
+    if (status === 401 || status === 403) return refusedKey(status, detail, apiKey, apiKeyEnv);
     if (status === 429) {
       return { kind: "rate-limit", message: `the model server is rate-limiting requests (429)${attempts > 1 ? `, retries exhausted${tries}` : ""}: ${detail}` };
     }
@@ -207,6 +231,15 @@ const explainLast = (error: unknown, attempts: number, baseURL: string): ModelEr
     };
   }
   return { kind: "bad-response", message: `the model server sent something mm cannot use: ${oneLine(failure.message)}` };
+};
+
+/** A 401 or 403, naming the variable the key was read from (set or not), and the server's words. */
+const refusedKey = (status: number, detail: string, apiKey: string | undefined, apiKeyEnv: string): ModelError => {
+  const words = status === 401 ? "refused" : "denied access with";
+  const message = apiKey
+    ? `the model server ${words} the key in ${apiKeyEnv} (${status}): ${detail} (check that variable's value, or model.apiKeyEnv)`
+    : `the model server wants an API key (${status}): ${detail} (${apiKeyEnv} is not set; set it, or name another variable in model.apiKeyEnv)`;
+  return { kind: "auth", message };
 };
 
 /** A quota, too-large or images-refused failure in one line the user can act on; `detail` the server's words. */

@@ -3,7 +3,7 @@
  * endpoint and the Responses API, `@ai-sdk/openai-compatible` for every other chat-completions
  * server), any base URL, the environment's proxy, the SDK loaded on the first step.
  */
-export { aiSdkModel, NO_API_KEY, OPENAI_BASE_URL, PLACEHOLDER_API_KEY, type AiSdkModelOptions } from "./ai-sdk-model.js";
+export { aiSdkModel, NO_API_KEY, noApiKey, OPENAI_BASE_URL, PLACEHOLDER_API_KEY, type AiSdkModelOptions } from "./ai-sdk-model.js";
 export { MAX_STEP_OUTPUT_CHARS } from "./output-cap.js";
 export { describeProxy, proxySettings, type ProxySettings } from "./proxy.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
