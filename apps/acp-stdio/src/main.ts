@@ -24,6 +24,7 @@ import { cliAction, HELP } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
 import { chosenLogLevel, leveledLog, type LogLevel } from "./log.js";
 import { startSandbox } from "./sandbox-setup.js";
+import { agentCommand, once, terminalHint } from "./terminal-hint.js";
 import { serve, type AppPorts } from "./serve.js";
 import { runSetup } from "./setup/run-setup.js";
 import { batchedStdout } from "./stdio/batched-stdout.js";
@@ -33,9 +34,9 @@ import { ndJsonStream } from "./stdio/nd-json-stream.js";
 /** One line on stderr. */
 const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
 
-/** The ACP stream on stdio: the hardened line reader over stdin, and stdout batched (stdio/). */
-const stdioStream = (written: (message: acp.AnyMessage) => void, warn: (line: string) => void): acp.Stream =>
-  ndJsonStream(batchedStdout(), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { log: warn, onWritten: written });
+/** The ACP stream on stdio: the hardened line reader over stdin, and stdout batched (stdio/); `onNotJson` after a line that is not JSON. */
+const stdioStream = (written: (message: acp.AnyMessage) => void, warn: (line: string) => void, onNotJson: () => void): acp.Stream =>
+  ndJsonStream(batchedStdout(), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { log: warn, onWritten: written, onNotJson });
 
 const keepStdoutForProtocol = (): void => {
   const toStderr = (...args: unknown[]) => console.error(...args);
@@ -102,7 +103,14 @@ const main = async (): Promise<void> => {
     log: (line) => log.warn(`mm-acp: ${line}`),
     ...(log.debug !== undefined ? { debug: log.debug } : {}),
   });
-  const stream = stdioStream(watch.written, log.warn);
+  // A person at a terminal is told what this is at once; whoever sends a line that is not JSON, once.
+  const hint = terminalHint(agentCommand(process.argv[1]));
+  if (process.stdin.isTTY === true) stderrLine(hint);
+  const stream = stdioStream(
+    watch.written,
+    log.warn,
+    once(() => stderrLine(hint)),
+  );
   // Commands run without the variable holding the model's key (nor those of tools.hiddenEnv): whatever
   // a command prints ends up on the wire and in the session file, and the model has no business
   // reading the agent's credentials.

@@ -32,6 +32,8 @@ export type NdJsonStreamOptions = {
   readonly log?: (line: string) => void;
   /** Called once each outgoing message has been handed to the output, in order. */
   readonly onWritten?: (message: acp.AnyMessage) => void;
+  /** Called after each line that is not JSON has been answered -32700 (a person typing at the agent?). */
+  readonly onNotJson?: () => void;
 };
 
 type ErrorObject = { readonly code: number; readonly message: string; readonly data?: unknown };
@@ -258,7 +260,10 @@ export const ndJsonStream = (
     }
     const verdict = classifyLine(decoder.decode(piece.bytes));
     if (verdict.kind === "message") ready.push(verdict.message);
-    else if (verdict.kind === "answer") await writeText(errorLine(verdict.id, verdict.error));
+    else if (verdict.kind === "answer") {
+      await writeText(errorLine(verdict.id, verdict.error));
+      if (verdict.error.code === -32700) options.onNotJson?.();
+    }
   };
 
   /** The next message for the SDK: lines are read until one holds a message; undefined once the input ended. */
