@@ -107,6 +107,19 @@ export type { Clock, RandomHex } from "./ports/clock.js";
 export type { SkillCatalogue, SkillContent, SkillError, SkillSummary } from "./ports/skill-catalogue.js";
 export { describeStoreError, type SessionStore, type StoreError, type StoredSession, type StoredSessionSummary } from "./ports/session-store.js";
 export {
+  DEFAULT_UNDO_LIMITS,
+  describeUndoStoreError,
+  type FileNow,
+  type UndoFile,
+  type UndoFileState,
+  type UndoLimits,
+  type UndoLog,
+  type UndoPlace,
+  type UndoStore,
+  type UndoStoreError,
+  type UndoTurn,
+} from "./ports/undo-store.js";
+export {
   describeChangeTrackingError,
   type ChangeSnapshot,
   type ChangeTracker,

@@ -10,6 +10,7 @@ import type { Model } from "../ports/model.js";
 import type { PermissionGate } from "../ports/permission-gate.js";
 import type { SessionStore } from "../ports/session-store.js";
 import type { Shell } from "../ports/shell.js";
+import type { UndoLimits, UndoStore } from "../ports/undo-store.js";
 import type { SkillCatalogue } from "../ports/skill-catalogue.js";
 import type { CallIds } from "../session/call-ids.js";
 import type { Session } from "../session/session.js";
@@ -33,6 +34,8 @@ export type AgentDeps = {
   readonly store?: SessionStore | undefined;
   /** Reports what each bash call changed on disk; absent, bash results carry no diffs. */
   readonly changes?: ChangeTracker | undefined;
+  /** Keeps what `/undo` needs (before-states, the log of turns); absent, there is no `/undo`. */
+  readonly undo?: UndoStore | undefined;
   /** The tools every session has; the five built-in ones when absent. */
   readonly tools?: readonly Tool[] | undefined;
   /** A session's own file access for its tools (e.g. through the editor), when not `fs`. */
@@ -50,6 +53,8 @@ export type AgentDeps = {
 export type AgentSettings = TurnSettings & {
   /** The OS line of the system prompt, e.g. `linux x64`. */
   readonly os: string;
+  /** What `/undo` keeps; DEFAULT_UNDO_LIMITS when absent. */
+  readonly undoLimits?: UndoLimits;
 };
 
 /** A session of this process, with what its turns need beside the session value. */

@@ -191,7 +191,7 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
       return live === undefined ? undefined : infoOf(live);
     },
     whenIdle: () => state.queue.idle(),
-    commands: () => availableCommands(deps.skills.list()),
+    commands: () => availableCommands(deps.skills.list(), { undo: deps.undo !== undefined }),
     changeSettings: (id, change) => updated(id, (live) => changeSettings(state, live, change)),
     setSessionTools: (id, tools) => updated(id, (live) => replaceSessionTools(state, live, tools)),
     closeSession: (id) => {

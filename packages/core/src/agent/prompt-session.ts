@@ -4,17 +4,19 @@
  * as the turn goes and at its end, say when it could not be saved, log the turn's counts.
  */
 import { err, ok, type Result } from "neverthrow";
-import { advertisedSkills, slashCommandOf } from "../commands/slash-command.js";
+import { advertisedSkills, slashCommandOf, undoCommandOf } from "../commands/slash-command.js";
 import { flattenPrompt, type FlatPrompt } from "../prompt/flatten-prompt.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
 import { titleOf } from "../session/title.js";
 import { resolveSkillNotation } from "../skills/skill-notation.js";
 import type { Emit } from "../turn/events.js";
 import { runTurn, type StopReason } from "../turn/run-turn.js";
+import { recordingToolbox } from "../undo/recording-toolbox.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 import { holdResults } from "./held-results.js";
 import { holdSession, persistSession, tellUnsaved } from "./persist.js";
 import { compactCommand, newCommand } from "./slash-commands.js";
+import { forgetUndo, startTurnFiles, undoCommand } from "./undo-command.js";
 
 /** How a prompt ended: a stop reason, or a failure explained in one line. */
 export type PromptResult = { readonly stopReason: Exclude<StopReason, "failed"> } | { readonly stopReason: "failed"; readonly error: string };
@@ -38,15 +40,17 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
   nameAfter(live, text, emit);
   const { session } = live;
   const results = state.deps.store === undefined ? { emit, release: () => undefined } : holdResults(emit);
+  const question = resolveSkillNotation(text, skillNames(state));
+  const files = await startTurnFiles(state, live, question);
   const outcome = await runTurn({ ...state.deps, callIds: state.callIds, warn: state.warn }, state.settings, {
     sessionId: session.id,
     cwd: session.cwd,
     history: session.history,
     grants: session.grants,
     lastInputTokens: session.lastInputTokens,
-    text: resolveSkillNotation(text, skillNames(state)),
+    text: question,
     ...(state.settings.vision === true && flat.images.length > 0 ? { images: flat.images } : {}),
-    toolbox: live.toolbox,
+    toolbox: files === undefined ? live.toolbox : recordingToolbox(live.toolbox, files),
     mode: session.mode,
     model: session.model,
     ...(live.imagesRefused === true ? { imagesRefused: true } : {}),
@@ -58,6 +62,7 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
       results.release();
     },
   }).finally(results.release);
+  await files?.finish(outcome.history);
   live.session = { ...live.session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens };
   if (outcome.imagesRefused) live.imagesRefused = true;
   await persistSession(state, live);
@@ -88,14 +93,19 @@ export const promptSession = async (
     const flat = await flattenPrompt(blocks, cwd, state.deps.fs, state.settings.home);
     for (const path of flat.attached) state.log(`session ${id}: attached ${path}`);
     const command = slashCommandOf(flat.text);
+    const undo = state.deps.undo === undefined ? undefined : undoCommandOf(flat.text);
     return await state.queue.run(
       controller.signal,
       async (): Promise<Result<PromptResult, SessionRefused>> => {
         const refused = await holdSession(state, live);
         if (refused !== undefined) return err({ kind: "session-refused", sessionId: id, reason: refused });
+        const history = live.session.history;
         if (command === "new") await newCommand(state, live, emit);
         else if (command === "compact") await compactCommand(state, live, emit, controller.signal);
+        else if (undo !== undefined) await undoCommand(state, live, emit, undo.force);
         else return ok(await turn(state, live, flat, emit, controller.signal));
+        // The history rewritten: the recorded turns point into one that is gone.
+        if (command !== undefined && live.session.history !== history) await forgetUndo(state, live);
         return ok({ stopReason: controller.signal.aborted ? "cancelled" : "end_turn" });
       },
       () => ok({ stopReason: "cancelled" }),

@@ -13,7 +13,7 @@ import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession, saveHistory, tellUnsaved } from "./persist.js";
 
 /** How full the context is after a command: the model's last report when still valid, else an estimate. */
-const emitUsage = (state: AgentState, live: LiveSession, emit: Emit): void => {
+export const emitUsage = (state: AgentState, live: LiveSession, emit: Emit): void => {
   const { lastInputTokens, history } = live.session;
   emit({ type: "usage", used: lastInputTokens ?? estimateTokens(history), size: state.settings.contextWindow });
 };
@@ -22,7 +22,7 @@ const emitUsage = (state: AgentState, live: LiveSession, emit: Emit): void => {
  * Keeps the conversation so far under a new id (then lets other processes have that session); the
  * reason it could not, if so.
  */
-const keepPrevious = async (state: AgentState, live: LiveSession, previous: History): Promise<string | undefined> => {
+export const keepPrevious = async (state: AgentState, live: LiveSession, previous: History): Promise<string | undefined> => {
   const store = state.deps.store;
   if (store === undefined) return undefined;
   const { id, cwd } = live.session;

@@ -19,18 +19,35 @@ export type AvailableCommand = {
   readonly hint?: string;
 };
 
+/** `/undo` or `/undo force`, trimmed (the agent intercepts it only when it can undo). */
+export const undoCommandOf = (text: string): { readonly force: boolean } | undefined => {
+  const words = text.trim().split(/\s+/);
+  if (words[0] !== "/undo" || words.length > 2) return undefined;
+  if (words.length === 1) return { force: false };
+  return words[1] === "force" ? { force: true } : undefined;
+};
+
+/** What the front end offers beside `/new`, `/compact` and the skills. */
+export type CommandOptions = {
+  /** `/undo` (the full surface, with an undo store). */
+  readonly undo?: boolean;
+};
+
+const interceptedWith = (options: CommandOptions): readonly string[] => (options.undo === true ? [...INTERCEPTED, "undo"] : INTERCEPTED);
+
 /** The input hint of every skill's command. */
 export const SKILL_HINT = "parameters, if this skill needs any";
 
 /** The skills offered as commands: all but those a real command shadows. */
-export const advertisedSkills = <S extends { readonly name: string }>(skills: readonly S[]): readonly S[] =>
-  skills.filter((s) => !(INTERCEPTED as readonly string[]).includes(s.name));
+export const advertisedSkills = <S extends { readonly name: string }>(skills: readonly S[], options: CommandOptions = {}): readonly S[] =>
+  skills.filter((s) => !interceptedWith(options).includes(s.name));
 
 /** What the front end handles: the intercepted commands, then one command per advertised skill. */
-export const availableCommands = (skills: readonly { name: string; description: string }[]): readonly AvailableCommand[] => [
+export const availableCommands = (skills: readonly { name: string; description: string }[], options: CommandOptions = {}): readonly AvailableCommand[] => [
   { name: "new", description: "Clear the history and start a new session" },
   { name: "compact", description: "Compress the history now, keeping the last turns" },
-  ...advertisedSkills(skills).map((s) => ({ name: s.name, description: s.description, hint: SKILL_HINT })),
+  ...(options.undo === true ? [{ name: "undo", description: "Take back the last turn: the files it changed and the conversation" }] : []),
+  ...advertisedSkills(skills, options).map((s) => ({ name: s.name, description: s.description, hint: SKILL_HINT })),
 ];
 
 /** Skills a real command shadows: not advertised, and the banner says so. */

@@ -24,6 +24,12 @@ export type ChangeSnapshot = {
    * is not reported. Call it exactly once: it releases what `begin` held. Never throws.
    */
   readonly finish: () => ResultAsync<readonly FileDiff[], ChangeTrackingError>;
+  /**
+   * Once `finish` answered: what a path it reported held at `begin`, when the adapter kept it (its
+   * bytes, binary included; null when it did not exist); undefined when it did not (a file over its
+   * size limit, a link). Absent when the adapter keeps nothing.
+   */
+  readonly before?: (path: string) => Uint8Array | null | undefined;
 };
 
 /** The ChangeTracker port. */

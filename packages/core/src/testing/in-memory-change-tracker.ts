@@ -51,6 +51,12 @@ export const inMemoryChangeTracker = (fs: InMemoryFileSystem, options: InMemoryC
       if (options.unavailable !== undefined) return errAsync({ kind: "unavailable", reason: options.unavailable });
       const before = filesUnder(fs.files, cwd);
       return okAsync({
+        // What a path held at `begin` (UTF-8), when within the size limit.
+        before: (path: string) => {
+          const text = before.get(path);
+          if (text === undefined) return null;
+          return text.length > maxFileBytes ? undefined : new TextEncoder().encode(text);
+        },
         finish: () => {
           const after = filesUnder(fs.files, cwd);
           const paths = [...new Set([...before.keys(), ...after.keys()])].sort();

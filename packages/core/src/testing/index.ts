@@ -11,3 +11,4 @@ export { counterHex, manualClock, type ManualClock } from "./fixed-clock.js";
 export { inMemorySessionStore, type InMemorySessionStore } from "./in-memory-session-store.js";
 export { sessionStoreContract, type StoreContractCase, type StoreWorld } from "./session-store-contract.js";
 export { inMemoryChangeTracker, type InMemoryChangeTracker, type InMemoryChangeTrackerOptions } from "./in-memory-change-tracker.js";
+export { inMemoryUndoStore, type InMemoryUndoStore } from "./in-memory-undo-store.js";

@@ -67,8 +67,13 @@ export const bashTool = defineTool({
       ...(ctx.progress !== undefined ? { onOutput: ctx.progress } : {}),
     });
     const diffs = await changesSince(snapshot, ctx);
+    const before = snapshot?.before;
     return result.match(
-      (r) => ({ ...(r.exitCode === 0 ? completed(commandOutput(r), diffs) : failed(commandOutput(r), diffs)), exit: { code: r.exitCode, signal: r.signal } }),
+      (r) => ({
+        ...(r.exitCode === 0 ? completed(commandOutput(r), diffs) : failed(commandOutput(r), diffs)),
+        exit: { code: r.exitCode, signal: r.signal },
+        ...(before !== undefined && diffs.length > 0 ? { before } : {}),
+      }),
       (e) => failed(`[could not run bash: ${e.message}]`),
     );
   },

@@ -63,6 +63,11 @@ export type ToolOutcome = {
   readonly images?: readonly ImageData[];
   /** For a call that ran a command: how it ended (shown beside its live output; not recorded). */
   readonly exit?: CommandExit;
+  /**
+   * What a path of `diffs` held before the call, when the tool kept it (a command's change tracker):
+   * its bytes, null when it did not exist, undefined when not kept. For `/undo`; not recorded.
+   */
+  readonly before?: (path: string) => Uint8Array | null | undefined;
 };
 
 /** One entry of the task list a plan tool keeps (ACP's plan entries). */

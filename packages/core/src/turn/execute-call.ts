@@ -95,7 +95,8 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   const progress = (text: string): void => {
     if (running && text !== "") emit({ type: "tool-output", call: view, text });
   };
-  const outcome = await prepare.run({ ...ctx, progress }).finally(() => {
+  // `before` is for /undo's recorder (undo/recording-toolbox.ts), never shown nor recorded.
+  const { before: _before, ...outcome } = await prepare.run({ ...ctx, progress }).finally(() => {
     running = false;
   });
   const locations = [...new Set([...view.locations, ...outcome.diffs.map((d) => d.path)])];

@@ -1,0 +1,109 @@
+/**
+ * `/undo` as a session sees it: the last turn's files put back (unless one changed since and the user
+ * did not say `force`), the turn out of the history (the conversation so far kept under a new id, as
+ * `/new` keeps it), the undo log one turn shorter, one chunk saying what was done and what cannot be.
+ * Also the recorder every turn of such a session runs with, and forgetting the log when the history
+ * is rewritten (`/new`, `/compact`).
+ */
+import type { History } from "../history/message.js";
+import { describeFsError, type FileSystem } from "../ports/file-system.js";
+import { DEFAULT_UNDO_LIMITS, describeUndoStoreError, type UndoLimits, type UndoPlace, type UndoStore } from "../ports/undo-store.js";
+import type { Emit } from "../turn/events.js";
+import { conflictLine, NOTHING_TO_UNDO, planUndo, undoneLine, type CurrentState, type NamedFile, type UndoAction } from "../undo/plan-undo.js";
+import { turnFiles, type TurnFiles } from "../undo/turn-files.js";
+import { lastTurnIndex, lastTurnOf } from "../undo/undo-log.js";
+import type { AgentState, LiveSession } from "./agent-state.js";
+import { persistSession, tellUnsaved } from "./persist.js";
+import { emitUsage, keepPrevious } from "./slash-commands.js";
+
+const limitsOf = (state: AgentState): UndoLimits => state.settings.undoLimits ?? DEFAULT_UNDO_LIMITS;
+const placeOf = (live: LiveSession): UndoPlace => ({ cwd: live.session.cwd, sessionId: live.session.id });
+const fsOf = (state: AgentState, live: LiveSession): FileSystem => live.fs ?? state.deps.fs;
+
+/** The recorder of a turn about to run with `question` as its prompt; undefined without an undo store. */
+export const startTurnFiles = async (state: AgentState, live: LiveSession, question: string): Promise<TurnFiles | undefined> => {
+  const store = state.deps.undo;
+  if (store === undefined) return undefined;
+  const deps = { store, fs: fsOf(state, live), limits: limitsOf(state), warn: state.warn };
+  return turnFiles(deps, placeOf(live), live.session.history.length, question);
+};
+
+/** Forgets every recorded turn of the session (its history was rewritten: they point into one that is gone). */
+export const forgetUndo = async (state: AgentState, live: LiveSession): Promise<void> => {
+  const store = state.deps.undo;
+  if (store === undefined) return;
+  const saved = await store.saveLog(placeOf(live), { turns: [] });
+  if (saved.isErr()) state.problem(`session ${live.session.id}: undo data not cleared: ${describeUndoStoreError(saved.error)}`);
+};
+
+const currentOf = async (store: UndoStore, path: string, limits: UndoLimits): Promise<CurrentState> => {
+  const now = await store.read(path, limits.maxFileBytes);
+  if (now.kind === "bytes") return { kind: "blob", hash: store.hash(now.bytes), size: now.bytes.length };
+  return now.kind === "absent" ? now : { kind: "unknown", reason: now.reason };
+};
+
+/** Why a restore may not write `path`: the session's file system (the sandbox's boundary) refuses it, or lands it elsewhere. */
+const boundaryProblem = async (fs: FileSystem, path: string): Promise<string | undefined> => {
+  if (fs.realPath === undefined) return undefined;
+  const landed = await fs.realPath(path);
+  if (landed.isErr()) return describeFsError(landed.error);
+  return landed.value === path ? undefined : `a symbolic link on its way now leads elsewhere (${landed.value}); not written through`;
+};
+
+const apply = async (store: UndoStore, fs: FileSystem, place: UndoPlace, action: UndoAction): Promise<string | undefined> => {
+  const problem = await boundaryProblem(fs, action.path);
+  if (problem !== undefined) return problem;
+  if (action.to.kind === "absent")
+    return (await store.restore(action.path, null)).match(
+      () => undefined,
+      (e) => e,
+    );
+  const blob = await store.getBlob(place, action.to.hash);
+  if (blob.isErr()) return describeUndoStoreError(blob.error);
+  return (await store.restore(action.path, blob.value)).match(
+    () => undefined,
+    (e) => e,
+  );
+};
+
+/** `/undo` (`force`: restore files changed since the turn too). */
+export const undoCommand = async (state: AgentState, live: LiveSession, emit: Emit, force: boolean): Promise<void> => {
+  const store = state.deps.undo;
+  const { id, history } = live.session;
+  const say = (text: string): void => {
+    emit({ type: "notice", text });
+    emitUsage(state, live, emit);
+    tellUnsaved(live, emit);
+    state.log(`session ${id}: /undo — ${text.split("\n")[0]}`);
+  };
+  const at = lastTurnIndex(history);
+  if (store === undefined || at === undefined) return say(NOTHING_TO_UNDO);
+  const place = placeOf(live);
+  const loaded = await store.loadLog(place);
+  if (loaded.isErr()) return say(`↩ nothing undone: ${describeUndoStoreError(loaded.error)}`);
+  const { turn, earlier } = lastTurnOf(loaded.value, history);
+  const files = turn?.files ?? [];
+  const limits = limitsOf(state);
+  const plan = planUndo(files, await Promise.all(files.map((file) => currentOf(store, file.path, limits))));
+  if (plan.conflicts.length > 0 && !force) return say(conflictLine(plan.conflicts));
+  const notKept = await keepPrevious(state, live, history);
+  if (notKept !== undefined) return say(`↩ nothing undone: the conversation so far could not be saved: ${notKept}`);
+
+  const fs = fsOf(state, live);
+  const failed: NamedFile[] = [];
+  let restored = 0;
+  let removed = 0;
+  for (const action of plan.actions) {
+    const problem = await apply(store, fs, place, action);
+    if (problem !== undefined) failed.push({ path: action.path, reason: problem });
+    else if (action.kind === "remove") removed++;
+    else restored++;
+  }
+  const kept: History = [history[0], ...history.slice(1, at)];
+  live.session = { ...live.session, history: kept, lastInputTokens: undefined, ...(kept.length === 1 ? { title: undefined } : {}) };
+  await persistSession(state, live);
+  const saved = await store.saveLog(place, { turns: earlier });
+  if (saved.isErr()) state.problem(`session ${id}: undo data not saved: ${describeUndoStoreError(saved.error)}`);
+  for (const file of failed) state.problem(`session ${id}: /undo could not restore ${file.path}: ${file.reason}`);
+  say(undoneLine({ restored, removed, messages: kept.length - 1, notRestorable: plan.notRestorable, failed, recorded: turn !== undefined }));
+};

@@ -1,0 +1,87 @@
+/**
+ * What `/undo` does to the files of a turn, decided from what the turn recorded and what each file
+ * holds now: put back, remove, leave (already as before), refuse (changed since: someone else's work),
+ * or name as not restorable (its before-state was not kept). Pure.
+ */
+import type { UndoFile, UndoFileState } from "../ports/undo-store.js";
+
+/** What a file holds now, as `/undo` compares it. */
+export type CurrentState = UndoFileState;
+
+/** A file to put back: `to` its before-state; `removed` when the turn created it. */
+export type UndoAction = { readonly path: string; readonly to: Exclude<UndoFileState, { kind: "unknown" }>; readonly kind: "restore" | "remove" };
+
+/** A file named to the user, with why. */
+export type NamedFile = { readonly path: string; readonly reason: string };
+
+export type UndoPlan = {
+  readonly actions: readonly UndoAction[];
+  /** Files whose content is not what the turn left: nothing is restored unless forced. */
+  readonly conflicts: readonly NamedFile[];
+  /** Files whose before-state was not kept. */
+  readonly notRestorable: readonly NamedFile[];
+};
+
+const same = (a: UndoFileState, b: UndoFileState): boolean =>
+  a.kind === "absent" ? b.kind === "absent" : a.kind === "blob" && b.kind === "blob" && a.hash === b.hash;
+
+const conflictReason = (after: UndoFileState, now: CurrentState): string => {
+  if (after.kind === "unknown") return `cannot tell whether it changed since the turn (${after.reason})`;
+  if (now.kind === "unknown") return `changed since the turn: ${now.reason}`;
+  if (now.kind === "absent") return "removed since the turn";
+  return after.kind === "absent" ? "created again since the turn" : "changed since the turn";
+};
+
+/** The plan for `files` (the turn's), given what each holds now (same order). */
+export const planUndo = (files: readonly UndoFile[], now: readonly CurrentState[]): UndoPlan => {
+  const actions: UndoAction[] = [];
+  const conflicts: NamedFile[] = [];
+  const notRestorable: NamedFile[] = [];
+  files.forEach((file, i) => {
+    const current = now[i] ?? { kind: "unknown", reason: "not read" };
+    const before = file.before;
+    if (before.kind === "unknown") {
+      notRestorable.push({ path: file.path, reason: before.reason });
+      return;
+    }
+    if (same(before, current)) return;
+    if (!same(file.after, current)) conflicts.push({ path: file.path, reason: conflictReason(file.after, current) });
+    actions.push({ path: file.path, to: before, kind: before.kind === "absent" ? "remove" : "restore" });
+  });
+  return { actions, conflicts, notRestorable };
+};
+
+/** What was done, for the one-line summary. */
+export type UndoDone = {
+  readonly restored: number;
+  readonly removed: number;
+  /** Conversation messages left (the system prompt not counted). */
+  readonly messages: number;
+  readonly notRestorable: readonly NamedFile[];
+  /** Actions that failed: the file is as it was before `/undo`. */
+  readonly failed: readonly NamedFile[];
+  /** Whether the turn had recorded file changes at all. */
+  readonly recorded: boolean;
+};
+
+/** What `/undo` never takes back. */
+export const NOT_UNDONE = "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes).";
+
+const listed = (files: readonly NamedFile[]): string => files.map((f) => `\n- ${f.path}: ${f.reason}`).join("");
+
+/** The chunk of a done `/undo`. */
+export const undoneLine = (done: UndoDone): string => {
+  const head = `↩ undid the last turn: ${done.restored} file(s) restored, ${done.removed} removed, history back to ${done.messages} message(s)`;
+  const unrecorded = done.recorded ? "" : " (the turn made no file change mm saw)";
+  const notRestorable = done.notRestorable.length === 0 ? "" : `\nNot restorable (left as they are):${listed(done.notRestorable)}`;
+  const failed = done.failed.length === 0 ? "" : `\nCould not be restored (left as they are):${listed(done.failed)}`;
+  return `${head}${unrecorded}.${notRestorable}${failed}\n${NOT_UNDONE}`;
+};
+
+/** The chunk of an `/undo` refused because files changed since the turn. */
+export const conflictLine = (conflicts: readonly NamedFile[]): string =>
+  `↩ nothing undone: ${conflicts.length} file(s) are not as the last turn left them:${listed(conflicts)}\n` +
+  "Send /undo force to restore them anyway (what they hold now is lost).";
+
+/** The chunk when there is no turn to undo. */
+export const NOTHING_TO_UNDO = "↩ nothing to undo: the conversation has no turn.";

@@ -1,0 +1,146 @@
+/**
+ * What a turn changes on disk, recorded for `/undo` as the turn goes: before a file tool writes, what
+ * its files hold; after each call, the files it changed (its diffs: a file tool's, or the change
+ * tracker's for a command) with their before-state kept as a blob and what the call left. The log is
+ * saved after every call that changed a file, before the turn goes on, so a crash loses nothing.
+ */
+import type { History } from "../history/message.js";
+import { landingPath, type FileSystem } from "../ports/file-system.js";
+import {
+  describeUndoStoreError,
+  type FileNow,
+  type UndoFile,
+  type UndoFileState,
+  type UndoLimits,
+  type UndoPlace,
+  type UndoStore,
+  type UndoTurn,
+} from "../ports/undo-store.js";
+import type { ToolOutcome } from "../tools/tool.js";
+import { lastTurnIndex, questionKey, withinBudget } from "./undo-log.js";
+
+/** The recorder of one turn (see the module comment). Its methods never throw. */
+export type TurnFiles = {
+  /** Before a call that names the files it writes (a file tool): keeps what they hold now. */
+  readonly beforeCall: (paths: readonly string[]) => Promise<void>;
+  /** After a call: records the files it changed (its diffs, and the named files that differ now), and saves. */
+  readonly afterCall: (named: readonly string[], outcome: ToolOutcome) => Promise<void>;
+  /** At the turn's end: puts the record at its prompt's place in the final history, and saves. */
+  readonly finish: (history: History) => Promise<void>;
+};
+
+export type TurnFilesDeps = {
+  readonly store: UndoStore;
+  /** The session's file system: where paths land (links resolved, within the sandbox's view). */
+  readonly fs: FileSystem;
+  readonly limits: UndoLimits;
+  readonly warn: (line: string) => void;
+};
+
+const sizeText = (bytes: number): string => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
+
+const sameNow = (a: FileNow, b: FileNow): boolean => {
+  if (a.kind === "absent" || b.kind === "absent") return a.kind === b.kind;
+  if (a.kind !== "bytes" || b.kind !== "bytes" || a.bytes.length !== b.bytes.length) return false;
+  return a.bytes.every((byte, i) => byte === b.bytes[i]);
+};
+
+const notKept = (note: string | undefined): UndoFileState => ({
+  kind: "unknown",
+  reason: `its content before the turn was not kept${note === undefined ? "" : ` (${note})`}`,
+});
+
+/** Starts recording the turn whose prompt goes at `at` in the history. */
+export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, at: number, question: string): Promise<TurnFiles> => {
+  const { store, fs, limits } = deps;
+  const loaded = await store.loadLog(place);
+  if (loaded.isErr()) deps.warn(`session ${place.sessionId}: undo data not read, earlier turns cannot be undone: ${describeUndoStoreError(loaded.error)}`);
+  const known = loaded.isOk() ? loaded.value.turns : [];
+  // A record at or past this prompt's place is stale: the history went back before it (an /undo
+  // whose log was not saved, a crash).
+  let earlier: readonly UndoTurn[] = known.filter((turn) => turn.at < at);
+  let dirty = earlier.length !== known.length || loaded.isErr();
+  let turnAt = at;
+  const files = new Map<string, UndoFile>();
+  const pending = new Map<string, FileNow>();
+  let saveProblem: string | undefined;
+
+  const afterOf = (now: FileNow): UndoFileState =>
+    now.kind === "absent"
+      ? now
+      : now.kind === "bytes"
+        ? { kind: "blob", hash: store.hash(now.bytes), size: now.bytes.length }
+        : { kind: "unknown", reason: now.reason };
+
+  const keep = async (now: FileNow): Promise<UndoFileState> => {
+    if (now.kind === "absent") return now;
+    if (now.kind === "unreadable") return { kind: "unknown", reason: now.reason };
+    const size = now.bytes.length;
+    if (size > limits.maxFileBytes) return { kind: "unknown", reason: `larger than ${sizeText(limits.maxFileBytes)}, the most /undo keeps of a file` };
+    const fits = withinBudget(earlier, [...files.values()], size, limits.maxSessionBytes);
+    if (fits === undefined) return { kind: "unknown", reason: `over the ${sizeText(limits.maxSessionBytes)} /undo keeps for a session` };
+    if (fits.length !== earlier.length) dirty = true;
+    earlier = fits;
+    const put = await store.putBlob(place, now.bytes);
+    return put.isOk() ? { kind: "blob", hash: put.value, size } : { kind: "unknown", reason: `not kept: ${describeUndoStoreError(put.error)}` };
+  };
+
+  const save = async (): Promise<void> => {
+    const turns = files.size === 0 ? earlier : [...earlier, { at: turnAt, question: questionKey(question), files: [...files.values()] }];
+    const saved = await store.saveLog(place, { turns });
+    dirty = saved.isErr();
+    const problem = saved.isErr() ? describeUndoStoreError(saved.error) : undefined;
+    if (problem !== undefined && problem !== saveProblem) deps.warn(`session ${place.sessionId}: undo data not saved: ${problem}`);
+    saveProblem = problem;
+  };
+
+  const beforeCall = async (paths: readonly string[]): Promise<void> => {
+    for (const path of paths) {
+      const landed = await landingPath(fs, path);
+      if (!files.has(landed) && !pending.has(landed)) pending.set(landed, await store.read(landed, limits.maxFileBytes));
+    }
+  };
+
+  const afterCall = async (named: readonly string[], outcome: ToolOutcome): Promise<void> => {
+    let changed = false;
+    for (const path of new Set([...outcome.diffs.map((d) => d.path), ...named])) {
+      const landed = await landingPath(fs, path);
+      const now = await store.read(landed, limits.maxFileBytes);
+      const recorded = files.get(landed);
+      if (recorded !== undefined) {
+        files.set(landed, { ...recorded, after: afterOf(now) });
+        changed = true;
+        continue;
+      }
+      const diff = outcome.diffs.find((d) => d.path === path);
+      let before = pending.get(landed);
+      pending.delete(landed);
+      if (before === undefined) {
+        const kept = outcome.before?.(path);
+        before = kept === undefined ? undefined : kept === null ? { kind: "absent" } : { kind: "bytes", bytes: kept };
+      }
+      if (diff === undefined && (before === undefined || sameNow(before, now))) continue;
+      files.set(landed, { path: landed, before: before === undefined ? notKept(diff?.note) : await keep(before), after: afterOf(now) });
+      changed = true;
+    }
+    if (changed || dirty) await save();
+  };
+
+  const finish = async (history: History): Promise<void> => {
+    const last = lastTurnIndex(history);
+    const message = last === undefined ? undefined : history[last];
+    if (last !== undefined && last !== turnAt && message?.role === "user" && questionKey(message.text) === questionKey(question)) {
+      // Compacted during the turn: the earlier records point into a history that is gone.
+      earlier = [];
+      turnAt = last;
+      dirty = true;
+    }
+    if (dirty) await save();
+  };
+
+  return {
+    beforeCall: (paths) => beforeCall(paths).catch((e: unknown) => deps.warn(`undo: ${String(e)}`)),
+    afterCall: (named, outcome) => afterCall(named, outcome).catch((e: unknown) => deps.warn(`undo: ${String(e)}`)),
+    finish: (history) => finish(history).catch((e: unknown) => deps.warn(`undo: ${String(e)}`)),
+  };
+};

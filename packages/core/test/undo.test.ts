@@ -1,0 +1,253 @@
+/** `/undo` on in-memory adapters: files back whatever tool changed them, history back, conflicts, limits. */
+import { describe, expect, it } from "vitest";
+import { createAgent } from "../src/agent/create-agent.js";
+import { availableCommands } from "../src/commands/slash-command.js";
+import type { UndoLimits } from "../src/ports/undo-store.js";
+import {
+  counterHex,
+  inMemoryChangeTracker,
+  inMemoryFileSystem,
+  inMemorySessionStore,
+  inMemorySkillCatalogue,
+  inMemoryUndoStore,
+  manualClock,
+  scriptedGate,
+  scriptedModel,
+  scriptedShell,
+  textReply,
+  toolReply,
+  type ScriptedReply,
+  type ShellScript,
+} from "../src/testing/index.js";
+import type { TurnEvent } from "../src/turn/events.js";
+import { conflictLine, planUndo, undoneLine } from "../src/undo/plan-undo.js";
+
+const say = (t: string) => [{ type: "text" as const, text: t }];
+
+const setup = (options: { replies: ScriptedReply[]; files: Record<string, string>; shell?: ShellScript; undo?: boolean; limits?: UndoLimits }) => {
+  const fs = inMemoryFileSystem(options.files);
+  const store = inMemorySessionStore();
+  const undo = inMemoryUndoStore(fs);
+  const events: TurnEvent[] = [];
+  const agent = createAgent(
+    {
+      model: scriptedModel(...options.replies),
+      fs,
+      shell: scriptedShell(options.shell),
+      gate: scriptedGate("allow"),
+      skills: inMemorySkillCatalogue([]),
+      clock: manualClock(),
+      random: counterHex(),
+      store,
+      changes: inMemoryChangeTracker(fs),
+      ...(options.undo === false ? {} : { undo }),
+    },
+    { os: "linux x64", ...(options.limits !== undefined ? { undoLimits: options.limits } : {}) },
+  );
+  const notices = () => events.flatMap((e) => (e.type === "notice" ? [e.text] : []));
+  const prompt = async (id: string, text: string) => (await agent.prompt(id, say(text), (e) => events.push(e)))._unsafeUnwrap();
+  return { fs, store, undo, agent, events, notices, prompt };
+};
+
+const BEFORE = { "/w/edit.txt": "one\ntwo\n", "/w/gone.txt": "bye", "/w/sed.txt": "alpha\n", "/w/bin.dat": "\u0000\u0001old" };
+
+/** A turn through every tool: write_file (new), edit_file, and one command that edits, deletes and writes binary. */
+const everyTool = (): ScriptedReply[] => [
+  toolReply([
+    { name: "write_file", input: { path: "new.txt", content: "fresh" } },
+    { name: "edit_file", input: { path: "edit.txt", old_text: "two", new_text: "TWO" } },
+    { name: "bash", input: { command: "sed -i s/alpha/beta/ sed.txt; rm gone.txt; printf binary > bin.dat" } },
+  ]),
+  textReply("done"),
+];
+
+const filesOf = (fs: { files: Map<string, string> }) => Object.fromEntries([...fs.files].sort());
+
+describe("/undo", () => {
+  it("puts back every file the last turn changed, whatever tool changed it, and takes the turn out of the history", async () => {
+    let fsRef: { files: Map<string, string> } | undefined;
+    const t = setup({
+      replies: [textReply("hello"), ...everyTool()],
+      files: BEFORE,
+      shell: (request) => {
+        if (request.command.startsWith("sed")) {
+          fsRef!.files.set("/w/sed.txt", "beta\n");
+          fsRef!.files.delete("/w/gone.txt");
+          fsRef!.files.set("/w/bin.dat", "\u0000\u0002new");
+        }
+        return {};
+      },
+    });
+    fsRef = t.fs;
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "hi");
+    const before = filesOf(t.fs);
+    await t.prompt(s.id, "change everything");
+    expect(t.fs.files.get("/w/new.txt")).toBe("fresh");
+    expect(t.fs.files.has("/w/gone.txt")).toBe(false);
+    const historyBefore = t.agent.session(s.id)!.history;
+    const result = await t.prompt(s.id, "/undo");
+    expect(result).toEqual({ stopReason: "end_turn" });
+    expect(filesOf(t.fs)).toEqual(before);
+    const history = t.agent.session(s.id)!.history;
+    expect(history.slice(1).map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(t.notices().at(-1)).toBe(
+      "↩ undid the last turn: 4 file(s) restored, 1 removed, history back to 2 message(s).\n" +
+        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes).",
+    );
+    expect(t.events.at(-1)?.type).toBe("usage");
+    // The conversation before the undo is kept under a new id, as /new keeps one.
+    const kept = [...t.store.saved.values()].find((v) => v.id !== s.id);
+    expect(kept?.history).toEqual(historyBefore);
+    expect([...t.store.saved.values()].find((v) => v.id === s.id)?.history).toEqual(history);
+    expect(t.undo.logs.get(`/w|${s.id}`)).toEqual({ turns: [] });
+  });
+
+  it("goes back turn by turn, then says there is nothing left", async () => {
+    const t = setup({
+      replies: [
+        toolReply([{ name: "write_file", input: { path: "a.txt", content: "1" } }]),
+        textReply("ok"),
+        toolReply([{ name: "write_file", input: { path: "a.txt", content: "2" } }]),
+        textReply("ok"),
+      ],
+      files: { "/w/a.txt": "0" },
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "one");
+    await t.prompt(s.id, "two");
+    await t.prompt(s.id, "/undo");
+    expect(t.fs.files.get("/w/a.txt")).toBe("1");
+    await t.prompt(s.id, "/undo");
+    expect(t.fs.files.get("/w/a.txt")).toBe("0");
+    expect(t.agent.session(s.id)!.history).toHaveLength(1);
+    await t.prompt(s.id, "/undo");
+    expect(t.notices().at(-1)).toBe("↩ nothing to undo: the conversation has no turn.");
+  });
+
+  it("restores nothing while a file is not as the turn left it, until /undo force", async () => {
+    const t = setup({
+      replies: [
+        toolReply([
+          { name: "write_file", input: { path: "a.txt", content: "model" } },
+          { name: "write_file", input: { path: "b.txt", content: "x" } },
+        ]),
+        textReply("ok"),
+      ],
+      files: { "/w/a.txt": "mine" },
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "write");
+    t.fs.files.set("/w/a.txt", "edited by the user since");
+    const length = t.agent.session(s.id)!.history.length;
+    await t.prompt(s.id, "/undo");
+    expect(t.notices().at(-1)).toBe(conflictLine([{ path: "/w/a.txt", reason: "changed since the turn" }]));
+    expect(t.fs.files.get("/w/a.txt")).toBe("edited by the user since");
+    expect(t.fs.files.get("/w/b.txt")).toBe("x");
+    expect(t.agent.session(s.id)!.history).toHaveLength(length);
+    await t.prompt(s.id, "/undo force");
+    expect(t.fs.files.get("/w/a.txt")).toBe("mine");
+    expect(t.fs.files.has("/w/b.txt")).toBe(false);
+    expect(t.agent.session(s.id)!.history).toHaveLength(1);
+  });
+
+  it("names a file past the size it keeps as not restorable, and restores the others", async () => {
+    const t = setup({
+      replies: [
+        toolReply([
+          { name: "write_file", input: { path: "big.txt", content: "small" } },
+          { name: "write_file", input: { path: "a.txt", content: "new" } },
+        ]),
+        textReply("ok"),
+      ],
+      files: { "/w/big.txt": "x".repeat(100), "/w/a.txt": "old" },
+      limits: { maxFileBytes: 10, maxSessionBytes: 1000 },
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "write");
+    await t.prompt(s.id, "/undo");
+    expect(t.fs.files.get("/w/a.txt")).toBe("old");
+    expect(t.fs.files.get("/w/big.txt")).toBe("small");
+    expect(t.notices().at(-1)).toContain("\nNot restorable (left as they are):\n- /w/big.txt: larger than 10 bytes\n");
+  });
+
+  it("drops the oldest turns to keep a session's before-states within its budget", async () => {
+    const t = setup({
+      replies: [
+        toolReply([{ name: "write_file", input: { path: "a.txt", content: "a2" } }]),
+        textReply("ok"),
+        toolReply([{ name: "write_file", input: { path: "b.txt", content: "b2" } }]),
+        textReply("ok"),
+      ],
+      files: { "/w/a.txt": "a".repeat(8), "/w/b.txt": "b".repeat(8) },
+      limits: { maxFileBytes: 100, maxSessionBytes: 10 },
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "one");
+    await t.prompt(s.id, "two");
+    expect(t.undo.logs.get(`/w|${s.id}`)?.turns.map((turn) => turn.question)).toEqual(["two"]);
+    expect([...(t.undo.blobs.get(`/w|${s.id}`)?.keys() ?? [])]).toHaveLength(1);
+    await t.prompt(s.id, "/undo");
+    await t.prompt(s.id, "/undo");
+    expect(t.notices().at(-1)).toContain("(the turn made no file change mm saw)");
+    expect(t.fs.files.get("/w/a.txt")).toBe("a2");
+  });
+
+  it("names a file it could not write back, and still takes the turn out", async () => {
+    const t = setup({
+      replies: [toolReply([{ name: "write_file", input: { path: "a.txt", content: "new" } }]), textReply("ok")],
+      files: { "/w/a.txt": "old" },
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "write");
+    t.undo.failing.set("/w/a.txt", "read-only file system");
+    await t.prompt(s.id, "/undo");
+    expect(t.notices().at(-1)).toContain("\nCould not be restored (left as they are):\n- /w/a.txt: read-only file system\n");
+    expect(t.agent.session(s.id)!.history).toHaveLength(1);
+  });
+
+  it("is not intercepted without an undo store: the text goes to the model", async () => {
+    const t = setup({ replies: [textReply("what undo?")], files: {}, undo: false });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "/undo");
+    expect(
+      t.agent
+        .session(s.id)!
+        .history.slice(1)
+        .map((m) => m.role),
+    ).toEqual(["user", "assistant"]);
+    expect(availableCommands([]).map((c) => c.name)).toEqual(["new", "compact"]);
+    expect(availableCommands([{ name: "undo", description: "a skill" }], { undo: true }).map((c) => c.name)).toEqual(["new", "compact", "undo"]);
+  });
+});
+
+describe("planUndo", () => {
+  const blob = (hash: string) => ({ kind: "blob" as const, hash, size: 1 });
+  it("restores, removes, leaves what is back already, and refuses what changed since", () => {
+    const plan = planUndo(
+      [
+        { path: "/a", before: blob("1"), after: blob("2") },
+        { path: "/b", before: { kind: "absent" }, after: blob("3") },
+        { path: "/c", before: blob("4"), after: { kind: "absent" } },
+        { path: "/d", before: blob("5"), after: blob("6") },
+        { path: "/e", before: blob("7"), after: blob("8") },
+        { path: "/f", before: { kind: "unknown", reason: "too big" }, after: blob("9") },
+      ],
+      [blob("2"), blob("3"), { kind: "absent" }, blob("5"), blob("other"), blob("9")],
+    );
+    expect(plan.actions).toEqual([
+      { path: "/a", to: blob("1"), kind: "restore" },
+      { path: "/b", to: { kind: "absent" }, kind: "remove" },
+      { path: "/c", to: blob("4"), kind: "restore" },
+      { path: "/e", to: blob("7"), kind: "restore" },
+    ]);
+    expect(plan.conflicts).toEqual([{ path: "/e", reason: "changed since the turn" }]);
+    expect(plan.notRestorable).toEqual([{ path: "/f", reason: "too big" }]);
+  });
+
+  it("says what it did in one chunk", () => {
+    expect(undoneLine({ restored: 3, removed: 1, messages: 4, notRestorable: [], failed: [], recorded: true })).toMatch(
+      /^↩ undid the last turn: 3 file\(s\) restored, 1 removed, history back to 4 message\(s\)\.\nNot undone: /,
+    );
+  });
+});
