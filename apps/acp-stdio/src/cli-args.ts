@@ -20,8 +20,9 @@ Usage: mm-acp [--config FILE] [--log-level quiet|info|debug] [-acp]
   --log-level LEVEL quiet: warnings and errors only; info (default): also the banner and [acp] lines;
                     debug: also each model request's size and timing ($MM_LOG_LEVEL)
   -acp, --acp       accepted and ignored (the original was \`mm -acp\`)
-  --setup           asks for the model server, the model and the name of the variable holding its key,
-                    and writes them to ~/.config/mm/config.json ($XDG_CONFIG_HOME/mm); never the key
+  --setup           asks for the model server and the name of the variable holding its key, asks the
+                    server for its models (GET /models) and offers them, and writes the three to
+                    ~/.config/mm/config.json ($XDG_CONFIG_HOME/mm); never the key
   -h, --help        this text
   -v, --version     the version
 Environment: MM_MODEL, MM_BASE_URL (or OPENAI_BASE_URL), OPENAI_API_KEY (or model.apiKeyEnv), MM_CONFIG,

@@ -8,3 +8,4 @@ export { MAX_STEP_OUTPUT_CHARS } from "./output-cap.js";
 export { describeProxy, proxySettings, type ProxySettings } from "./proxy.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
 export { listModelIds, type ModelCatalogueOptions } from "./model-catalogue.js";
+export { isOpenAIHost } from "./provider-models.js";

@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import type { Result } from "neverthrow";
 
 export type Prompter = {
-  /** The answer, `fallback` for an empty line; undefined at end of input. */
+  /** The answer, `fallback` for an empty line (none offered when ""); undefined at end of input. */
   readonly ask: (label: string, fallback: string, check: (value: string) => Result<string, string>) => Promise<string | undefined>;
   /** A yes/no question, no by default; undefined at end of input. */
   readonly confirm: (label: string) => Promise<boolean | undefined>;
@@ -26,7 +26,7 @@ export const linePrompter = (input: Readable, write: (text: string) => void, opt
   };
   const ask = async (label: string, fallback: string, check: (value: string) => Result<string, string>): Promise<string | undefined> => {
     for (;;) {
-      write(`${label} [${fallback}]: `);
+      write(fallback === "" ? `${label}: ` : `${label} [${fallback}]: `);
       const line = await nextLine();
       if (line === undefined) return undefined;
       const checked = check(line === "" ? fallback : line);

@@ -12,18 +12,19 @@ export type SetupAnswers = { readonly baseURL: string; readonly name: string; re
 /** One question: the key it sets in `model`, how it is asked, and a hint shown before it. */
 export type SetupQuestion = { readonly key: keyof SetupAnswers; readonly label: string; readonly hint?: string };
 
+/** In the order asked: the server, the variable of its key, then (once the server was asked with that key) the model. */
 export const QUESTIONS: readonly SetupQuestion[] = [
   {
     key: "baseURL",
     label: "Model server base URL",
     hint: "OpenAI https://api.openai.com/v1 · Ollama http://127.0.0.1:11434/v1 · LM Studio http://127.0.0.1:1234/v1 · any OpenAI-compatible server",
   },
-  { key: "name", label: "Model" },
   {
     key: "apiKeyEnv",
     label: "Name of the environment variable holding the API key",
-    hint: "Its NAME, not the key: mm reads the key from that variable when it starts (a server without keys ignores it)",
+    hint: "Its NAME, not the key: mm reads the key from that variable when it starts (a local server without keys needs none: keep the default)",
   },
+  { key: "name", label: "Model" },
 ];
 
 type JsonObject = Record<string, unknown>;
@@ -47,15 +48,20 @@ export const existingFileOf = (text: string | undefined): ExistingFile => {
   }
 };
 
-/** The answers offered as defaults: the existing file's values, else mm's defaults. */
-export const defaultAnswers = (existing: ExistingFile): SetupAnswers => {
+/** The existing file's own model settings (strings only), without mm's defaults. */
+export const fileAnswers = (existing: ExistingFile): Partial<SetupAnswers> => {
   const model = existing.kind === "object" && isObject(existing.document.model) ? existing.document.model : {};
-  const pick = (key: keyof SetupAnswers): string => {
-    const value = model[key];
-    return typeof value === "string" && value.trim() !== "" ? value : DEFAULT_MODEL[key];
-  };
-  return { baseURL: pick("baseURL"), name: pick("name"), apiKeyEnv: pick("apiKeyEnv") };
+  const keys = ["baseURL", "name", "apiKeyEnv"] as const;
+  return Object.fromEntries(keys.flatMap((key) => (typeof model[key] === "string" && model[key].trim() !== "" ? [[key, model[key]]] : [])));
 };
+
+/** The answers offered as defaults: the existing file's values, else mm's defaults. */
+export const defaultAnswers = (existing: ExistingFile): SetupAnswers => ({
+  baseURL: DEFAULT_MODEL.baseURL,
+  name: DEFAULT_MODEL.name,
+  apiKeyEnv: DEFAULT_MODEL.apiKeyEnv,
+  ...fileAnswers(existing),
+});
 
 /** A value that is a key rather than the name of a variable: a known key prefix, or a long random-looking token. */
 export const looksLikeKey = (value: string): boolean =>
