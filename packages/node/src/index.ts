@@ -11,3 +11,4 @@ export * from "./skills/index.js";
 export * from "./change-tracking/index.js";
 export * from "./system/index.js";
 export * from "./sandbox/index.js";
+export * from "./undo/index.js";

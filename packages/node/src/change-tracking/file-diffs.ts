@@ -47,8 +47,25 @@ const textOf = (state: FileState | null): string | null => (state?.kind === "byt
 const textBytes = (change: FileChange): number =>
   [change.before, change.after].reduce((sum, state) => sum + (state?.kind === "bytes" ? state.bytes.length : 0), 0);
 
+/** What the paths of a result of {@link fileDiffsOf} held before, when read: bytes, or null when absent. */
+const beforeStates = new WeakMap<readonly FileDiff[], ReadonlyMap<string, Buffer | null>>();
+
+/** What `path` of `diffs` (a result of {@link fileDiffsOf}) held before: bytes, null when absent, undefined when not read. */
+export const beforeOf = (diffs: readonly FileDiff[], path: string): Buffer | null | undefined => beforeStates.get(diffs)?.get(path);
+
 /** The FileDiffs of `changes`, sorted by path; texts kept in that order while within `maxDiffBytes`. */
 export const fileDiffsOf = (changes: readonly FileChange[], limits: TrackingLimits): FileDiff[] => {
+  const diffs = diffsOf(changes, limits);
+  const before = new Map<string, Buffer | null>();
+  for (const change of changes) {
+    if (change.before === null) before.set(change.path, null);
+    else if (change.before.kind === "bytes") before.set(change.path, change.before.bytes);
+  }
+  beforeStates.set(diffs, before);
+  return diffs;
+};
+
+const diffsOf = (changes: readonly FileChange[], limits: TrackingLimits): FileDiff[] => {
   let spent = 0;
   return [...changes]
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))

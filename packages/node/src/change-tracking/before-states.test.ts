@@ -1,0 +1,35 @@
+/** What the trackers keep of a changed file's state before a command, for /undo: binary included. */
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { changeTracker } from "./change-tracker.js";
+import { gitRepo, sh, tempDirs, writeFiles } from "./test-support.js";
+
+const dirs = tempDirs();
+afterEach(() => dirs.cleanUp());
+
+const BINARY = Buffer.from([0, 1, 2, 255, 0, 7]);
+const COMMAND = "printf x > bin.dat && rm gone.txt && echo new > new.txt && sed -i s/a/b/ f.txt";
+
+const check = async (cwd: string) => {
+  const snapshot = (await changeTracker().begin(cwd))._unsafeUnwrap();
+  sh(cwd, COMMAND);
+  const diffs = (await snapshot.finish())._unsafeUnwrap();
+  expect(diffs.map((d) => d.path)).toEqual(["bin.dat", "f.txt", "gone.txt", "new.txt"].map((name) => join(cwd, name)));
+  expect(Buffer.from(snapshot.before?.(join(cwd, "bin.dat")) ?? [])).toEqual(BINARY);
+  expect(Buffer.from(snapshot.before?.(join(cwd, "gone.txt")) ?? []).toString()).toBe("bye\n");
+  expect(Buffer.from(snapshot.before?.(join(cwd, "f.txt")) ?? []).toString()).toBe("a\n");
+  expect(snapshot.before?.(join(cwd, "new.txt"))).toBeNull();
+  expect(snapshot.before?.(join(cwd, "other"))).toBeUndefined();
+};
+
+describe("before-states", () => {
+  it("in a git work tree", async () => {
+    await check(await gitRepo(await dirs.make(), { "bin.dat": BINARY, "gone.txt": "bye\n", "f.txt": "a\n" }));
+  });
+
+  it("outside git", async () => {
+    const dir = await dirs.make();
+    await writeFiles(dir, { "bin.dat": BINARY, "gone.txt": "bye\n", "f.txt": "a\n" });
+    await check(dir);
+  });
+});

@@ -1,0 +1,1 @@
+export { nodeUndoStore, type NodeUndoStoreOptions } from "./node-undo-store.js";

@@ -1,0 +1,81 @@
+/** The undo store on disk: blobs and log in the sessions dir, hostile files, restores that never follow links. */
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { nodeUndoStore } from "./node-undo-store.js";
+
+const made: string[] = [];
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+const temp = async (): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), "mm-undo-"));
+  made.push(dir);
+  return dir;
+};
+
+const ID = "20260916-101530-4f2a9c1e";
+
+describe("nodeUndoStore", () => {
+  it("keeps blobs by hash and the log beside the session, and drops what the log no longer names", async () => {
+    const cwd = await temp();
+    const store = nodeUndoStore({ dir: ".mm/sessions" });
+    const place = { cwd, sessionId: ID };
+    const bytes = new Uint8Array([0, 1, 2, 3]);
+    const hash = (await store.putBlob(place, bytes))._unsafeUnwrap();
+    expect(hash).toBe(store.hash(bytes));
+    expect([...(await store.getBlob(place, hash))._unsafeUnwrap()]).toEqual([0, 1, 2, 3]);
+    const log = {
+      turns: [{ at: 1, question: "q", files: [{ path: `${cwd}/a`, before: { kind: "blob" as const, hash, size: 4 }, after: { kind: "absent" as const } }] }],
+    };
+    (await store.saveLog(place, log))._unsafeUnwrap();
+    expect((await store.loadLog(place))._unsafeUnwrap()).toEqual(log);
+    const dir = join(cwd, ".mm/sessions");
+    expect((await readdir(dir)).sort()).toEqual([`${ID}.undo`, `${ID}.undo.json`]);
+    (await store.saveLog(place, { turns: [] }))._unsafeUnwrap();
+    expect(await readdir(dir)).toEqual([]);
+    expect((await store.loadLog(place))._unsafeUnwrap()).toEqual({ turns: [] });
+  });
+
+  it("refuses a log out of shape in one line, a blob that does not match its name, and a bad id", async () => {
+    const cwd = await temp();
+    const store = nodeUndoStore({ dir: ".mm/sessions" });
+    const place = { cwd, sessionId: ID };
+    await mkdir(join(cwd, ".mm/sessions"), { recursive: true });
+    await writeFile(
+      join(cwd, `.mm/sessions/${ID}.undo.json`),
+      JSON.stringify({ format: "mm-undo", version: 1, id: ID, turns: [{ at: 1, question: "q", files: [{ path: "../x" }] }] }),
+    );
+    const refused = (await store.loadLog(place))._unsafeUnwrapErr();
+    expect(refused.kind).toBe("corrupt");
+    expect(refused.message).toMatch(/turns\[0\]\.files\[0\]\.path: expected an absolute path, got "\.\.\/x"$/);
+    const hash = (await store.putBlob(place, new Uint8Array([1])))._unsafeUnwrap();
+    await writeFile(join(cwd, `.mm/sessions/${ID}.undo/${hash}`), "tampered");
+    expect((await store.getBlob(place, hash))._unsafeUnwrapErr().kind).toBe("corrupt");
+    expect((await store.getBlob(place, "../../etc/passwd"))._unsafeUnwrapErr().kind).toBe("corrupt");
+    expect((await store.loadLog({ cwd, sessionId: "../x" }))._unsafeUnwrapErr().message).toMatch(/^invalid session id/);
+  });
+
+  it("reads a link as unreadable, and restores by replacing what is at the path, never writing through a link", async () => {
+    const cwd = await temp();
+    const outside = await temp();
+    const store = nodeUndoStore({ dir: ".mm/sessions" });
+    await writeFile(join(outside, "secret"), "keep");
+    await symlink(join(outside, "secret"), join(cwd, "a.txt"));
+    expect(await store.read(join(cwd, "a.txt"), 100)).toEqual({ kind: "unreadable", reason: "a symbolic link is there now" });
+    (await store.restore(join(cwd, "a.txt"), new TextEncoder().encode("mine")))._unsafeUnwrap();
+    expect(await readFile(join(cwd, "a.txt"), "utf8")).toBe("mine");
+    expect(await readFile(join(outside, "secret"), "utf8")).toBe("keep");
+    await symlink(outside, join(cwd, "dir"));
+    expect((await store.restore(join(cwd, "dir/secret"), new TextEncoder().encode("x")))._unsafeUnwrapErr()).toMatch(
+      /through a symbolic link; not written through$/,
+    );
+    expect((await store.restore(join(cwd, "dir/secret"), null))._unsafeUnwrapErr()).toMatch(/through a symbolic link/);
+    expect(await readFile(join(outside, "secret"), "utf8")).toBe("keep");
+    (await store.restore(join(cwd, "new/deep/b.bin"), new Uint8Array([0, 255])))._unsafeUnwrap();
+    expect([...(await readFile(join(cwd, "new/deep/b.bin")))]).toEqual([0, 255]);
+    (await store.restore(join(cwd, "new/deep/b.bin"), null))._unsafeUnwrap();
+    expect(await store.read(join(cwd, "new/deep/b.bin"), 100)).toEqual({ kind: "absent" });
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * nodeUndoStore: the UndoStore port on local files, in the sessions dir beside the session:
+ * `<id>.undo.json`, the log (written atomically: temp file, fsync, rename, fsync of the dir), and
+ * `<id>.undo/`, a 0700 directory of blobs named by the SHA-256 of their bytes (0600, written the same
+ * way before the log that names them). Saving the log drops the blobs it no longer names; an empty
+ * log leaves neither file behind. Both are refused when they are symbolic links, and read only as
+ * regular files; a blob whose bytes do not match its name is `corrupt`.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { lstat, mkdir, open, readdir, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { isSessionId, type UndoLog, type UndoPlace, type UndoStore, type UndoStoreError } from "@mm/core";
+import { err, ok, ResultAsync, type Result } from "neverthrow";
+import { errorCode, reasonOf } from "../errno.js";
+import { prepareSessionsDir, readRegularFile, syncDir, writeAtomically } from "../sessions/session-files.js";
+import { BLOB_HASH, decodeUndoLog, encodeUndoLog } from "./undo-log-file.js";
+import { readNow, restoreFile } from "./workspace-files.js";
+
+export type NodeUndoStoreOptions = {
+  /** The sessions dir, as `sessions.dir`: relative to each session's cwd, or absolute. */
+  readonly dir: string;
+};
+
+const io = (message: string): UndoStoreError => ({ kind: "io", message });
+const corrupt = (message: string): UndoStoreError => ({ kind: "corrupt", message });
+
+const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+type Paths = { readonly dir: string; readonly log: string; readonly blobs: string };
+
+/** The blobs dir: created 0700 when missing, never a link. */
+const blobsDir = async (blobs: string, create: boolean): Promise<Result<boolean, string>> => {
+  let info: Awaited<ReturnType<typeof lstat>> | undefined;
+  try {
+    info = await lstat(blobs);
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT") return err(`cannot use ${blobs}: ${reasonOf(error)}`);
+  }
+  if (info !== undefined) {
+    if (info.isSymbolicLink()) return err(`undo blobs dir is a symlink: ${blobs}`);
+    return info.isDirectory() ? ok(true) : err(`undo blobs dir is not a directory: ${blobs}`);
+  }
+  if (!create) return ok(false);
+  try {
+    await mkdir(blobs, 0o700);
+  } catch (error) {
+    if (errorCode(error) !== "EEXIST") return err(`cannot create ${blobs}: ${reasonOf(error)}`);
+  }
+  return blobsDir(blobs, false);
+};
+
+const writeBlob = async (target: string, bytes: Uint8Array): Promise<void> => {
+  const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(temp, "wx", 0o600);
+    await handle.writeFile(bytes);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(temp, target);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+};
+
+const readBlob = async (path: string): Promise<Result<Buffer, string>> => {
+  let handle: FileHandle | undefined;
+  try {
+    if ((await lstat(path)).isSymbolicLink()) return err(`undo blob is a symlink: ${path}`);
+    handle = await open(path, "r");
+    if (!(await handle.stat()).isFile()) return err(`undo blob is not a regular file: ${path}`);
+    return ok(await handle.readFile());
+  } catch (error) {
+    return err(errorCode(error) === "ENOENT" ? `undo blob is missing: ${path}` : `cannot read ${path}: ${reasonOf(error)}`);
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+};
+
+/** The UndoStore port on local files; no method throws or rejects. */
+export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
+  const pathsOf = (place: UndoPlace): Result<Paths, UndoStoreError> => {
+    if (!isSessionId(place.sessionId)) return err(io(`invalid session id: ${JSON.stringify(place.sessionId).slice(0, 60)}`));
+    const dir = resolve(place.cwd, options.dir);
+    return ok({ dir, log: join(dir, `${place.sessionId}.undo.json`), blobs: join(dir, `${place.sessionId}.undo`) });
+  };
+  const guarded = <T>(place: UndoPlace, run: (paths: Paths) => Promise<Result<T, UndoStoreError>>): ResultAsync<T, UndoStoreError> => {
+    const paths = pathsOf(place);
+    if (paths.isErr()) return new ResultAsync(Promise.resolve(err(paths.error)));
+    return new ResultAsync(run(paths.value).catch((error: unknown) => err(io(reasonOf(error)))));
+  };
+
+  const putBlob = (place: UndoPlace, bytes: Uint8Array) =>
+    guarded(place, async (paths): Promise<Result<string, UndoStoreError>> => {
+      const prepared = await prepareSessionsDir(paths.dir, place.cwd);
+      if (prepared.isErr()) return err(io(prepared.error));
+      const dir = await blobsDir(paths.blobs, true);
+      if (dir.isErr()) return err(io(dir.error));
+      const hash = sha256(bytes);
+      const target = join(paths.blobs, hash);
+      const known = await lstat(target).catch(() => undefined);
+      if (known?.isFile() === true && known.size === bytes.length) return ok(hash);
+      await writeBlob(target, bytes);
+      const synced = await syncDir(paths.blobs);
+      return synced.isErr() ? err(io(synced.error)) : ok(hash);
+    });
+
+  const getBlob = (place: UndoPlace, hash: string) =>
+    guarded(place, async (paths): Promise<Result<Uint8Array, UndoStoreError>> => {
+      if (!BLOB_HASH.test(hash)) return err(corrupt(`blob name is not a SHA-256: ${hash.slice(0, 80)}`));
+      const dir = await blobsDir(paths.blobs, false);
+      if (dir.isErr()) return err(io(dir.error));
+      const read = await readBlob(join(paths.blobs, hash));
+      if (read.isErr()) return err(io(read.error));
+      return sha256(read.value) === hash ? ok(read.value) : err(corrupt(`blob ${hash} does not hold what its name says`));
+    });
+
+  const loadLog = (place: UndoPlace) =>
+    guarded(place, async (paths): Promise<Result<UndoLog, UndoStoreError>> => {
+      const text = await readRegularFile(paths.log, "undo log");
+      if (text.isErr()) return err(io(text.error));
+      if (text.value === undefined) return ok({ turns: [] });
+      return decodeUndoLog(text.value, place.sessionId).mapErr((problem) => corrupt(`${paths.log}: ${problem}`));
+    });
+
+  /** Drops the blobs `log` does not name (and temp files a crash left). */
+  const collect = async (paths: Paths, log: UndoLog): Promise<void> => {
+    const dir = await blobsDir(paths.blobs, false);
+    if (dir.isErr() || !dir.value) return;
+    const named = new Set(log.turns.flatMap((t) => t.files.flatMap((f) => (f.before.kind === "blob" ? [f.before.hash] : []))));
+    const entries = await readdir(paths.blobs).catch(() => [] as string[]);
+    await Promise.all(entries.filter((name) => !named.has(name)).map((name) => unlink(join(paths.blobs, name)).catch(() => undefined)));
+    if (named.size === 0) await rmdir(paths.blobs).catch(() => undefined);
+  };
+
+  const saveLog = (place: UndoPlace, log: UndoLog) =>
+    guarded(place, async (paths): Promise<Result<void, UndoStoreError>> => {
+      if (log.turns.length === 0) {
+        await unlink(paths.log).catch((error: unknown) => {
+          if (errorCode(error) !== "ENOENT") throw error;
+        });
+        await collect(paths, log);
+        return ok(undefined);
+      }
+      const prepared = await prepareSessionsDir(paths.dir, place.cwd);
+      if (prepared.isErr()) return err(io(prepared.error));
+      const written = await writeAtomically(paths.log, encodeUndoLog(place.sessionId, log));
+      if (written.isErr()) return err(io(written.error));
+      await collect(paths, log);
+      return ok(undefined);
+    });
+
+  return {
+    read: (path, maxBytes) => readNow(path, maxBytes),
+    hash: sha256,
+    putBlob,
+    getBlob,
+    loadLog,
+    saveLog,
+    restore: (path, bytes) => new ResultAsync(restoreFile(path, bytes).catch((error: unknown) => err(reasonOf(error)))),
+  };
+};

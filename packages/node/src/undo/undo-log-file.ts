@@ -1,0 +1,88 @@
+/**
+ * The undo log on disk (`<id>.undo.json`, format `mm-undo`, version 1): encoded as one ASCII JSON
+ * line, decoded leniently but checked whole, as hostile input: the first field out of shape is named
+ * in one line, and nothing of it is used.
+ */
+import type { UndoFile, UndoFileState, UndoLog, UndoTurn } from "@mm/core";
+import { err, ok, type Result } from "neverthrow";
+import { asciiJson } from "../sessions/ascii-json.js";
+
+export const UNDO_FORMAT = "mm-undo";
+export const UNDO_VERSION = 1;
+
+/** A blob's name: the SHA-256 of its bytes, in lowercase hex. */
+export const BLOB_HASH = /^[0-9a-f]{64}$/;
+
+/** The log's text for session `id`. */
+export const encodeUndoLog = (id: string, log: UndoLog): string => `${asciiJson({ format: UNDO_FORMAT, version: UNDO_VERSION, id, turns: log.turns })}\n`;
+
+type Decoded<T> = Result<T, string>;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const show = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+};
+
+const stateOf = (value: unknown, at: string): Decoded<UndoFileState> => {
+  if (!isObject(value)) return err(`${at}: expected an object, got ${show(value)}`);
+  switch (value.kind) {
+    case "absent":
+      return ok({ kind: "absent" });
+    case "blob":
+      if (typeof value.hash !== "string" || !BLOB_HASH.test(value.hash)) return err(`${at}.hash: expected 64 hex digits, got ${show(value.hash)}`);
+      if (typeof value.size !== "number" || !Number.isSafeInteger(value.size) || value.size < 0)
+        return err(`${at}.size: expected a size, got ${show(value.size)}`);
+      return ok({ kind: "blob", hash: value.hash, size: value.size });
+    case "unknown":
+      return typeof value.reason === "string"
+        ? ok({ kind: "unknown", reason: value.reason })
+        : err(`${at}.reason: expected a string, got ${show(value.reason)}`);
+    default:
+      return err(`${at}.kind: expected absent/blob/unknown, got ${show(value.kind)}`);
+  }
+};
+
+const fileOf = (value: unknown, at: string): Decoded<UndoFile> => {
+  if (!isObject(value)) return err(`${at}: expected an object, got ${show(value)}`);
+  const { path } = value;
+  if (typeof path !== "string" || !path.startsWith("/") || path.includes("\u0000")) return err(`${at}.path: expected an absolute path, got ${show(path)}`);
+  return stateOf(value.before, `${at}.before`).andThen((before) => stateOf(value.after, `${at}.after`).map((after) => ({ path, before, after })));
+};
+
+const turnOf = (value: unknown, at: string): Decoded<UndoTurn> => {
+  if (!isObject(value)) return err(`${at}: expected an object, got ${show(value)}`);
+  if (typeof value.at !== "number" || !Number.isSafeInteger(value.at) || value.at < 1) return err(`${at}.at: expected a message index, got ${show(value.at)}`);
+  if (typeof value.question !== "string") return err(`${at}.question: expected a string, got ${show(value.question)}`);
+  if (!Array.isArray(value.files)) return err(`${at}.files: expected an array, got ${show(value.files)}`);
+  const files: UndoFile[] = [];
+  for (const [i, file] of value.files.entries()) {
+    const decoded = fileOf(file, `${at}.files[${i}]`);
+    if (decoded.isErr()) return err(decoded.error);
+    files.push(decoded.value);
+  }
+  return ok({ at: value.at, question: value.question, files });
+};
+
+/** The log in `text`, written for session `id`; why not, in one line. */
+export const decodeUndoLog = (text: string, id: string): Decoded<UndoLog> => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return err("not JSON");
+  }
+  if (!isObject(value)) return err(`expected an object, got ${show(value)}`);
+  if (value.format !== UNDO_FORMAT) return err(`format: expected "${UNDO_FORMAT}", got ${show(value.format)}`);
+  if (value.version !== UNDO_VERSION) return err(`version: this mm reads version ${UNDO_VERSION}, got ${show(value.version)}`);
+  if (value.id !== id) return err(`id: expected ${show(id)}, got ${show(value.id)}`);
+  if (!Array.isArray(value.turns)) return err(`turns: expected an array, got ${show(value.turns)}`);
+  const turns: UndoTurn[] = [];
+  for (const [i, turn] of value.turns.entries()) {
+    const decoded = turnOf(turn, `turns[${i}]`);
+    if (decoded.isErr()) return err(decoded.error);
+    turns.push(decoded.value);
+  }
+  return ok({ turns });
+};
