@@ -101,7 +101,7 @@ const main = async (): Promise<void> => {
     reasoningTag: config.model.reasoningTag,
     proxy,
     log: (line) => log.warn(`mm-acp: ${line}`),
-    ...(log.debug !== undefined ? { debug: log.debug } : {}),
+    ...(log.debug !== undefined ? { debug: (line: string) => log.debug?.(`mm-acp: ${line}`) } : {}),
   });
   // A person at a terminal is told what this is at once; whoever sends a line that is not JSON, once.
   const hint = terminalHint(agentCommand(process.argv[1]));

@@ -64,8 +64,8 @@ describe("log levels", () => {
     server.enqueue(text("hello"));
     const { stderr } = await session({ env: env({ MM_LOG_LEVEL: "debug" }) }, "hi");
     expect(stderr).toContain("[acp] turn done");
-    expect(stderr).toMatch(new RegExp(`model request: \\d+ bytes to ${server.url}/chat/completions; answered 200 after \\d+ ms`));
-    expect(stderr).toMatch(/model step: first output after \d+ ms, done after \d+ ms; \d+ tokens in, \d+ out/);
+    expect(stderr).toMatch(new RegExp(`^mm-acp: model request: \\d+ bytes to ${server.url}/chat/completions; answered 200 after \\d+ ms`, "m"));
+    expect(stderr).toMatch(/^mm-acp: model step: first output after \d+ ms, done after \d+ ms; \d+ tokens in, \d+ out/m);
   });
 
   it("an unknown MM_LOG_LEVEL is one line and exit code 2", async () => {
