@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { errorReply } from "@mm/core/testing";
 import { runExample } from "./run-example.js";
 
 describe("the embedding example", () => {
@@ -7,6 +8,13 @@ describe("the embedding example", () => {
     expect(run.stopReason).toBe("end_turn");
     expect(run.file).toBe("Hello, Bob\n");
     expect(run.transcript).toContain("[edit_file: greeting.txt → completed: edited /project/greeting.txt]");
+    expect(run.failure).toBeUndefined();
+  });
+
+  it("says why a turn failed: a failed turn is an Ok result whose reason is in error", async () => {
+    const run = await runExample([errorReply({ kind: "network", message: "cannot reach the model server at http://127.0.0.1:9/v1: connection refused" })]);
+    expect(run.stopReason).toBe("failed");
+    expect(run.failure).toContain("cannot reach the model server at http://127.0.0.1:9/v1: connection refused");
   });
 
   it("offers its own tool to the model, asks the user, and runs it", async () => {

@@ -14,6 +14,7 @@ import {
   scriptedModel,
   scriptedShell,
   textReply,
+  type ScriptedReply,
   toolReply,
 } from "@mm/core/testing";
 import { wordCountTool } from "./word-count-tool.js";
@@ -22,19 +23,24 @@ export type ExampleRun = {
   readonly transcript: string;
   readonly file: string | undefined;
   readonly stopReason: string;
+  /** Why the turn failed, when it did: a failed turn is an Ok result whose reason is in `error`. */
+  readonly failure: string | undefined;
   /** What the model was sent, step by step. */
   readonly requests: readonly ModelRequest[];
   /** The titles of the calls the user was asked about. */
   readonly asked: readonly string[];
 };
 
-export const runExample = async (): Promise<ExampleRun> => {
+/** The model's side of the example turn: an edit, a word count, the answer. */
+export const EXAMPLE_REPLIES: readonly ScriptedReply[] = [
+  toolReply([{ name: "edit_file", input: { path: "greeting.txt", old_text: "world", new_text: "Bob" } }], "Editing the greeting. "),
+  toolReply([{ name: "word_count", input: { path: "greeting.txt" } }]),
+  textReply("Done: the greeting now says hello to Bob, in two words."),
+];
+
+export const runExample = async (replies: readonly ScriptedReply[] = EXAMPLE_REPLIES): Promise<ExampleRun> => {
   const fs = inMemoryFileSystem({ "/project/greeting.txt": "Hello, world\n" });
-  const model = scriptedModel(
-    toolReply([{ name: "edit_file", input: { path: "greeting.txt", old_text: "world", new_text: "Bob" } }], "Editing the greeting. "),
-    toolReply([{ name: "word_count", input: { path: "greeting.txt" } }]),
-    textReply("Done: the greeting now says hello to Bob, in two words."),
-  );
+  const model = scriptedModel(...replies);
   const gate = scriptedGate((request) => (request.call.kind === "edit" || request.call.name === "word_count" ? "allow" : "reject"));
   const agent = createAgent(
     {
@@ -62,6 +68,10 @@ export const runExample = async (): Promise<ExampleRun> => {
     stopReason: result.match(
       (r) => r.stopReason,
       (e) => e.kind,
+    ),
+    failure: result.match(
+      (r) => (r.stopReason === "failed" ? r.error : undefined),
+      (e) => (e.kind === "session-refused" ? e.reason : `no session ${e.sessionId}`),
     ),
     requests: model.requests,
     asked: gate.requests.map((r) => r.call.title),

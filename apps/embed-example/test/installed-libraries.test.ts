@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { startFakeOpenAI, type FakeOpenAI } from "@mm/fake-openai";
+import { startFakeOpenAI } from "@mm/fake-openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
@@ -108,51 +108,110 @@ describe("the libraries, installed from their tarballs outside the workspace", (
     expect(JSON.parse(stdout)).toEqual({ result: { stopReason: "end_turn" }, text: "It has three words.", asked: ["read_file: a.txt"], history: 5 });
   });
 
-  it("run the README's embedding snippet word for word against an OpenAI-compatible server", { timeout: 30_000 }, async () => {
-    const readme = readFileSync(join(WORKSPACE, "README.md"), "utf8");
-    const snippet = /## Embedding the core[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+  /** The `lang` blocks of a section of @mm/core's README (the embedding guide), as written. */
+  const guide = (heading: string, lang: string): string[] => {
+    const readme = readFileSync(join(WORKSPACE, "packages/core/README.md"), "utf8");
+    const start = readme.indexOf(`\n${heading}\n`);
+    expect(start, heading).toBeGreaterThanOrEqual(0);
+    const body = readme.slice(start + heading.length + 2).split(/\n## /)[0]!;
+    expect(body, heading).not.toBe("");
+    return [...body.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\``, "gm"))].map((m) => m[1]!);
+  };
+  const runSnippet = async (replies: Parameters<typeof startFakeOpenAI>[0]) => {
+    const snippet = guide("## From JavaScript", "js")[0];
     expect(snippet).toContain("createAgent(");
     writeFileSync(join(project, "bob.mjs"), snippet!);
-    let fake: FakeOpenAI | undefined;
+    const fake = await startFakeOpenAI(replies);
     try {
-      fake = await startFakeOpenAI([{ kind: "text", chunks: ["Two files ", "and a folder."] }]);
-      const { stdout } = await run(process.execPath, ["bob.mjs"], {
+      const { stdout, stderr } = await run(process.execPath, ["bob.mjs"], {
         cwd: project,
         env: { PATH: process.env.PATH ?? "", HOME: project, MM_BASE_URL: fake.url, MM_MODEL: "fake-model" },
       });
-      expect(stdout).toBe("Two files and a folder.\nend_turn\n");
-      expect(fake.requests[0]!.body).toMatchObject({ model: "fake-model" });
+      return { stdout, stderr, requests: fake.requests };
     } finally {
-      await fake?.close();
+      await fake.close();
     }
+  };
+
+  it("run the core README's embedding snippet word for word against an OpenAI-compatible server", { timeout: 30_000 }, async () => {
+    const { stdout, requests } = await runSnippet([{ kind: "text", chunks: ["Two files ", "and a folder."] }]);
+    expect(stdout).toBe("Two files and a folder.\nend_turn\n");
+    expect(requests[0]!.body).toMatchObject({ model: "fake-model" });
   });
+
+  it("whose gate lets a model answer its own prompt: ls runs, a command that changes things is refused", { timeout: 30_000 }, async () => {
+    writeFileSync(join(project, "marker.txt"), "x");
+    const { stdout, stderr, requests } = await runSnippet([
+      { kind: "tool-calls", calls: [{ name: "bash", arguments: { command: "ls" } }] },
+      { kind: "tool-calls", calls: [{ name: "bash", arguments: { command: "rm marker.txt" } }] },
+      { kind: "tool-calls", calls: [{ name: "bash", arguments: { command: "ls; rm marker.txt" } }] },
+      { kind: "text", chunks: ["It holds marker.txt."] },
+    ]);
+    expect(stdout).toBe("It holds marker.txt.\nend_turn\n");
+    expect(stderr).toBe("[bash: ls: completed]\n[bash: rm marker.txt: failed]\n[bash: ls; rm marker.txt: failed]\n");
+    expect(JSON.stringify(requests[1]!.body)).toContain("marker.txt");
+    expect(readdirSync(project)).toContain("marker.txt");
+  });
+
+  it("which prints why a turn failed: the reason of a failed turn, not just failed", { timeout: 30_000 }, async () => {
+    const { stdout } = await runSnippet([{ kind: "status", code: 401, body: { error: { message: "Incorrect API key provided" } } }]);
+    expect(stdout).toMatch(/^\nfailed: .*401.*Incorrect API key provided/);
+  });
+
+  it('type-check the core README\'s TypeScript files as written, in a "type": "module" project', async () => {
+    const files = guide("## From TypeScript", "ts");
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    const names = files.map((file) => /^\/\/ ([\w-]+\.ts) /.exec(file)?.[1]);
+    expect(names).toEqual(["word-count.ts", "agent.ts"]);
+    const dir = join(project, "guide");
+    mkdirSync(dir, { recursive: true });
+    const manifest = JSON.parse(guide("## From TypeScript", "json")[0]!) as { type?: string };
+    expect(manifest.type).toBe("module");
+    writeFileSync(join(dir, "package.json"), JSON.stringify(manifest));
+    files.forEach((file, i) => writeFileSync(join(dir, names[i]!), file));
+    expect(await typeCheck(dir, names as string[])).toBe("");
+  }, 60_000);
+
+  it("and the same files are refused in a CommonJS project (TS1309), as the README warns", async () => {
+    const dir = join(project, "guide-cjs");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "cjs", type: "commonjs" }));
+    const files = guide("## From TypeScript", "ts");
+    writeFileSync(join(dir, "word-count.ts"), files[0]!);
+    writeFileSync(join(dir, "agent.ts"), files[1]!);
+    expect(await typeCheck(dir, ["word-count.ts", "agent.ts"])).toContain("TS1309");
+  }, 60_000);
 
   it("type-check a TypeScript consumer under strict, exactOptionalPropertyTypes and nodenext", async () => {
     writeFileSync(join(project, "consumer.ts"), CONSUMER);
-    writeFileSync(
-      join(project, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          module: "nodenext",
-          moduleResolution: "nodenext",
-          target: "es2022",
-          lib: ["es2023"],
-          types: ["node"],
-          typeRoots: [join(WORKSPACE, "node_modules", "@types")],
-          noEmit: true,
-          skipLibCheck: false,
-        },
-        files: ["consumer.ts"],
-      }),
-    );
-    const tsc = join(WORKSPACE, "node_modules", "typescript", "bin", "tsc");
-    const checked = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }).then(
-      () => "",
-      (error: { stdout?: string }) => error.stdout ?? String(error),
-    );
-    expect(checked).toBe("");
+    expect(await typeCheck(project, ["consumer.ts"])).toBe("");
   }, 60_000);
 });
+
+/** tsc on `files` of `dir` under strict, exactOptionalPropertyTypes and nodenext: its output, "" when they check. */
+const typeCheck = async (dir: string, files: readonly string[]): Promise<string> => {
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        lib: ["es2023"],
+        types: ["node"],
+        typeRoots: [join(WORKSPACE, "node_modules", "@types")],
+        noEmit: true,
+        skipLibCheck: false,
+      },
+      files,
+    }),
+  );
+  const tsc = join(WORKSPACE, "node_modules", "typescript", "bin", "tsc");
+  return run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir }).then(
+    () => "",
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+};
