@@ -8,7 +8,7 @@ export const bannerLines = (config: MmConfig, skills: readonly SkillSummary[], s
   const shadowed = shadowedSkills(skills);
   return [
     `mm-acp ${AGENT_INFO.version} — ${AGENT_INFO.title}, serving ACP on stdio`,
-    `mm-acp: ${redactedSummary(config)}${config.model.apiKey === undefined ? ", no API key set" : ""}; config: ${source ?? "none (defaults)"}`,
+    `mm-acp: ${redactedSummary(config)}${config.model.apiKey === undefined ? `, no API key set (${config.model.apiKeyEnv} is not set)` : ""}; config: ${source ?? "none (defaults)"}`,
     `mm-acp: ${skills.length} skill(s)${config.sessions.enabled ? `; sessions kept in <cwd>/${config.sessions.dir}` : ""}${config.acp.surface === "full" ? "; ACP surface: full" : ""}`,
     ...(proxy !== undefined ? [`mm-acp: model requests go through the proxy ${proxy} (HTTPS_PROXY / HTTP_PROXY; NO_PROXY and loopback go direct)`] : []),
     ...shadowed.map((name) => `mm-acp: skill "${name}" is not advertised: the /${name} command shadows it`),
