@@ -17,7 +17,9 @@ import {
   type SessionStore,
   type Shell,
   type SkillCatalogue,
+  type UndoStore,
 } from "@mm/core";
+import { nodeUndoStore } from "@mm/node";
 import type { MmConfig } from "./config/index.js";
 import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
@@ -49,6 +51,17 @@ export type AppPorts = {
   readonly onProcessGroup?: (pgid: number, alive: boolean) => void;
   /** Under `tools.sandbox: "workspace"`: confines a session's file system to the sandbox's boundary, given that session's cwd. */
   readonly confineFiles?: (inner: FileSystem, cwd: () => string | undefined) => FileSystem;
+  /**
+   * What `/undo` keeps (the "full" surface with `sessions.enabled`). When absent, ports on the real
+   * disk (those with `cwdProblem`) get the one in the sessions dir; in-memory ones get none.
+   */
+  readonly undo?: UndoStore;
+};
+
+/** `/undo`'s store: only on the "full" surface, with sessions on disk. */
+const undoStoreOf = (config: MmConfig, ports: AppPorts): UndoStore | undefined => {
+  if (config.acp.surface !== "full" || !config.sessions.enabled || ports.store === undefined) return undefined;
+  return ports.undo ?? (ports.cwdProblem !== undefined ? nodeUndoStore({ dir: config.sessions.dir }) : undefined);
 };
 
 export type ServeOptions = {
@@ -83,6 +96,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     clock: ports.clock,
     random: ports.random,
     store: ports.store,
+    undo: undoStoreOf(config, ports),
     sessionFs,
     // The "full" surface adds the task list the editor shows as a plan.
     tools: config.acp.surface === "full" ? [...builtinTools, planTool] : builtinTools,

@@ -1,0 +1,249 @@
+/**
+ * `/undo` end to end through the built binary on the full surface: a turn that changes files through
+ * every tool (write_file, edit_file, bash's sed -i, rm, mv and a binary write) is taken back byte for
+ * byte, in a git repository (whose status, index, log and objects the undo leaves alone) and outside
+ * one; two turns in a row, then one more after `session/load` in a new process; a file changed since is
+ * never overwritten until `/undo force`.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import type * as acp from "@agentclientprotocol/sdk";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { removeTempDirs, tempDir } from "./faults/helpers.js";
+import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+
+let server: FakeOpenAI;
+let cwd: string;
+let config: string;
+
+beforeEach(async () => {
+  server = await startFakeOpenAI([], { defaultReply: () => text("ok") });
+  cwd = tempDir("undo");
+  config = join(tempDir("undo-config"), "mm.json");
+  writeFileSync(config, JSON.stringify({ sessions: { enabled: true } }));
+});
+afterEach(async () => {
+  await server.close();
+  removeTempDirs();
+});
+
+const spawn = (): SpawnedAgent =>
+  spawnAgent({
+    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd },
+    cwd,
+    args: ["--config", config],
+  });
+
+const prompt = async (client: acp.ClientContext, sessionId: string, words: string): Promise<string> =>
+  ((await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: words }] })) as acp.PromptResponse).stopReason;
+
+/** Every file under `dir` but the sessions dir and `.git`, by path, as a SHA-256 of its bytes. */
+const treeHash = (dir: string): Record<string, string> => {
+  const out: Record<string, string> = {};
+  const walk = (at: string): void => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== ".git" && relative(dir, path) !== ".mm") walk(path);
+      } else out[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
+    }
+  };
+  walk(dir);
+  return out;
+};
+
+// --no-optional-locks: the test's own `git status` must not refresh the index it checks.
+const git = (...args: string[]): string =>
+  execFileSync("git", ["--no-optional-locks", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
+
+/** What the user's git holds: status (the sessions dir aside), index, log, refs, stash and the objects' names. */
+const gitState = () => ({
+  status: git("status", "--porcelain", "--untracked-files=all")
+    .split("\n")
+    .filter((line) => !line.startsWith("?? .mm/"))
+    .join("\n"),
+  index: createHash("sha256")
+    .update(readFileSync(join(cwd, ".git/index")))
+    .digest("hex"),
+  log: git("log", "--all", "--format=%H %s"),
+  refs: git("for-each-ref"),
+  stash: git("stash", "list"),
+  objects: readdirSync(join(cwd, ".git/objects"), { recursive: true }).map(String).sort(),
+});
+
+const BINARY = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+
+const seed = (): void => {
+  writeFileSync(join(cwd, "edit.txt"), "one\ntwo\n");
+  writeFileSync(join(cwd, "sed.txt"), "alpha\nbeta\n");
+  writeFileSync(join(cwd, "gone.txt"), "bye\n");
+  writeFileSync(join(cwd, "old-name.txt"), "moving\n");
+  writeFileSync(join(cwd, "bin.dat"), BINARY);
+  writeFileSync(join(cwd, "keep.txt"), "kept\n");
+};
+
+/** One turn through every tool. */
+const everyTool = (): void => {
+  server.enqueue(
+    toolCalls([
+      { name: "write_file", arguments: { path: "new.txt", content: "fresh\n" } },
+      { name: "write_file", arguments: { path: "keep.txt", content: "overwritten\n" } },
+      { name: "edit_file", arguments: { path: "edit.txt", old_text: "two", new_text: "TWO" } },
+      {
+        name: "bash",
+        arguments: {
+          command: "sed -i s/alpha/ALPHA/ sed.txt && rm gone.txt && mkdir moved && mv old-name.txt moved/new-name.txt && printf '\\000\\377x' > bin.dat",
+        },
+      },
+    ]),
+    text("All changed."),
+  );
+};
+
+const lastChunk = (agent: SpawnedAgent, sessionId: string): string => {
+  const chunks = agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk");
+  return (chunks.at(-1)?.update as { content: { text: string } }).content.text;
+};
+
+const sessionFile = (id: string) => JSON.parse(readFileSync(join(cwd, ".mm/sessions", `${id}.json`), "utf8")) as { messages: unknown[] };
+const sessionIds = () =>
+  readdirSync(join(cwd, ".mm/sessions"))
+    .filter((name) => /^\d{8}-\d{6}-[0-9a-f]{8}\.json$/.test(name))
+    .map((name) => name.slice(0, -5));
+
+describe("/undo", () => {
+  for (const inGit of [false, true]) {
+    it(`takes back a turn through every tool, byte for byte, ${inGit ? "in a git repository, leaving its git state alone" : "outside git"}`, async () => {
+      seed();
+      if (inGit) {
+        git("init", "-q");
+        git("add", "-A");
+        git("commit", "-qm", "init");
+      }
+      const agent = spawn();
+      const { sessionId, before, gitBefore, objectsAfterTurn } = await agent.run(async (client) => {
+        const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+        await prompt(client, sessionId, "hello");
+        const before = treeHash(cwd);
+        const gitBefore = inGit ? gitState() : undefined;
+        everyTool();
+        await prompt(client, sessionId, "change everything");
+        expect(treeHash(cwd)).not.toEqual(before);
+        expect(readFileSync(join(cwd, "moved/new-name.txt"), "utf8")).toBe("moving\n");
+        // The change tracker's own objects (see decisions.md) land during the turn, not during the undo.
+        const objectsAfterTurn = inGit ? gitState().objects : undefined;
+        expect(await prompt(client, sessionId, "/undo")).toBe("end_turn");
+        return { sessionId, before, gitBefore, objectsAfterTurn };
+      });
+      await stop(agent);
+      expect(treeHash(cwd)).toEqual(before);
+      expect(readFileSync(join(cwd, "bin.dat"))).toEqual(BINARY);
+      expect(lastChunk(agent, sessionId)).toBe(
+        "↩ undid the last turn: 6 file(s) restored, 2 removed, history back to 2 message(s).\n" +
+          "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes).",
+      );
+      const updates = agent.updates.filter((u) => u.sessionId === sessionId).map((u) => u.update.sessionUpdate);
+      expect(updates.at(-1)).toBe("usage_update");
+      const commands = agent.updates.find((u) => u.update.sessionUpdate === "available_commands_update")?.update as acp.AvailableCommandsUpdate;
+      expect(commands.availableCommands.find((c) => c.name === "undo")).toEqual({
+        name: "undo",
+        description: "Take back the last turn: the files it changed and the conversation",
+      });
+      // The history one turn shorter; the conversation before the undo kept under a new id.
+      expect(sessionFile(sessionId).messages).toHaveLength(3);
+      const kept = sessionIds().filter((id) => id !== sessionId);
+      expect(kept).toHaveLength(1);
+      expect(sessionFile(kept[0]!).messages.length).toBeGreaterThan(5);
+      expect(agent.problems).toEqual([]);
+      if (gitBefore !== undefined) expect(gitState()).toEqual({ ...gitBefore, objects: objectsAfterTurn });
+      if (gitBefore !== undefined) expect(gitState().status).toBe("");
+      // Nothing of the undone turn is kept once it is undone.
+      expect(readdirSync(join(cwd, ".mm/sessions")).filter((name) => name.includes(".undo"))).toEqual([]);
+    });
+  }
+
+  it("goes back turn by turn, and on after session/load in a new process", async () => {
+    writeFileSync(join(cwd, "a.txt"), "0\n");
+    const first = spawn();
+    const sessionId = await first.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      for (const n of [1, 2, 3]) {
+        server.enqueue(toolCalls([{ name: "bash", arguments: { command: `echo ${n} > a.txt; echo ${n} > f${n}.txt` } }]), text(`wrote ${n}`));
+        await prompt(client, sessionId, `write ${n}`);
+      }
+      await prompt(client, sessionId, "/undo");
+      expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("2\n");
+      await prompt(client, sessionId, "/undo");
+      expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("1\n");
+      return sessionId;
+    });
+    await stop(first);
+    expect(lastChunk(first, sessionId)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 1 removed, history back to 4 message\(s\)\./);
+    const second = spawn();
+    await second.run(async (client) => {
+      await client.request("session/load", { sessionId, cwd, mcpServers: [] });
+      await prompt(client, sessionId, "/undo");
+    });
+    await stop(second);
+    expect(lastChunk(second, sessionId)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 1 removed, history back to 0 message\(s\)\./);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("0\n");
+    expect(readdirSync(cwd).sort()).toEqual([".mm", "a.txt"]);
+    expect(sessionFile(sessionId).messages).toHaveLength(1);
+    expect(first.problems).toEqual([]);
+    expect(second.problems).toEqual([]);
+  });
+
+  it("restores nothing while a file is not as the turn left it, until /undo force", async () => {
+    writeFileSync(join(cwd, "a.txt"), "mine\n");
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      server.enqueue(
+        toolCalls([
+          { name: "write_file", arguments: { path: "a.txt", content: "model\n" } },
+          { name: "bash", arguments: { command: "echo b > b.txt" } },
+        ]),
+        text("done"),
+      );
+      await prompt(client, sessionId, "write");
+      writeFileSync(join(cwd, "a.txt"), "the user's own edit\n");
+      const tree = treeHash(cwd);
+      await prompt(client, sessionId, "/undo");
+      expect(lastChunk(agent, sessionId)).toBe(
+        `↩ nothing undone: 1 file(s) are not as the last turn left them:\n- ${join(cwd, "a.txt")}: changed since the turn\n` +
+          "Send /undo force to restore them anyway (what they hold now is lost).",
+      );
+      expect(treeHash(cwd)).toEqual(tree);
+      // The history as it was: no conversation kept aside, no turn gone.
+      expect(sessionIds()).toEqual([sessionId]);
+      await prompt(client, sessionId, "/undo force");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 1 removed, history back to 0 message\(s\)\./);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("mine\n");
+    expect(() => statSync(join(cwd, "b.txt"))).toThrow();
+    expect(sessionIds()).toHaveLength(2);
+    expect(sessionFile(sessionId).messages).toHaveLength(1);
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("is not there on the spec surface: /undo goes to the model", async () => {
+    const agent = spawnAgent({
+      env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", XDG_CONFIG_HOME: cwd },
+      cwd,
+      args: ["--config", config],
+    });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await prompt(client, sessionId, "/undo");
+    });
+    await stop(agent);
+    const commands = agent.updates.find((u) => u.update.sessionUpdate === "available_commands_update")?.update as acp.AvailableCommandsUpdate;
+    expect(commands.availableCommands.map((c) => c.name)).toEqual(["new", "compact"]);
+    expect(server.requests.length).toBe(1);
+  });
+});
