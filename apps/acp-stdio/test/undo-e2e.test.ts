@@ -105,7 +105,8 @@ const everyTool = (): void => {
 
 const lastChunk = (agent: SpawnedAgent, sessionId: string): string => {
   const chunks = agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk");
-  return (chunks.at(-1)?.update as { content: { text: string } }).content.text;
+  const update = chunks.at(-1)?.update as { content: { text: string } } | undefined;
+  return update?.content.text ?? "";
 };
 
 const sessionFile = (id: string) => JSON.parse(readFileSync(join(cwd, ".mm/sessions", `${id}.json`), "utf8")) as { messages: unknown[] };

@@ -1,7 +1,9 @@
 /** `/undo` on in-memory adapters: files back whatever tool changed them, history back, conflicts, limits. */
+import { ResultAsync, err, ok, type Result } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../src/agent/create-agent.js";
 import { availableCommands } from "../src/commands/slash-command.js";
+import type { FsError } from "../src/ports/file-system.js";
 import type { UndoLimits } from "../src/ports/undo-store.js";
 import {
   counterHex,
@@ -24,10 +26,22 @@ import { conflictLine, planUndo, undoneLine } from "../src/undo/plan-undo.js";
 
 const say = (t: string) => [{ type: "text" as const, text: t }];
 
-const setup = (options: { replies: ScriptedReply[]; files: Record<string, string>; shell?: ShellScript; undo?: boolean; limits?: UndoLimits }) => {
-  const fs = inMemoryFileSystem(options.files);
+type SetupOptions = {
+  replies: ScriptedReply[];
+  files: Record<string, string>;
+  shell?: ShellScript;
+  undo?: boolean;
+  limits?: UndoLimits;
+  /** Where the session's file system lands a path (the sandbox's boundary, links); the path itself when absent. */
+  realPath?: (path: string) => Result<string, FsError>;
+};
+
+const setup = (options: SetupOptions) => {
+  const files = inMemoryFileSystem(options.files);
+  const realPath = options.realPath;
+  const fs = realPath === undefined ? files : { ...files, realPath: (path: string) => new ResultAsync(Promise.resolve(realPath(path))) };
   const store = inMemorySessionStore();
-  const undo = inMemoryUndoStore(fs);
+  const undo = inMemoryUndoStore(files);
   const events: TurnEvent[] = [];
   const agent = createAgent(
     {
@@ -39,14 +53,14 @@ const setup = (options: { replies: ScriptedReply[]; files: Record<string, string
       clock: manualClock(),
       random: counterHex(),
       store,
-      changes: inMemoryChangeTracker(fs),
+      changes: inMemoryChangeTracker(files),
       ...(options.undo === false ? {} : { undo }),
     },
     { os: "linux x64", ...(options.limits !== undefined ? { undoLimits: options.limits } : {}) },
   );
   const notices = () => events.flatMap((e) => (e.type === "notice" ? [e.text] : []));
   const prompt = async (id: string, text: string) => (await agent.prompt(id, say(text), (e) => events.push(e)))._unsafeUnwrap();
-  return { fs, store, undo, agent, events, notices, prompt };
+  return { fs: files, store, undo, agent, events, notices, prompt };
 };
 
 const BEFORE = { "/w/edit.txt": "one\ntwo\n", "/w/gone.txt": "bye", "/w/sed.txt": "alpha\n", "/w/bin.dat": "\u0000\u0001old" };
@@ -204,6 +218,45 @@ describe("/undo", () => {
     await t.prompt(s.id, "/undo");
     expect(t.notices().at(-1)).toContain("\nCould not be restored (left as they are):\n- /w/a.txt: read-only file system\n");
     expect(t.agent.session(s.id)!.history).toHaveLength(1);
+  });
+
+  it("keeps to the session's file system's boundary: a path it refuses or lands elsewhere now is named, not written", async () => {
+    let planted = false;
+    const t = setup({
+      replies: [
+        toolReply([
+          { name: "write_file", input: { path: "a.txt", content: "new" } },
+          { name: "write_file", input: { path: "b.txt", content: "new" } },
+        ]),
+        textReply("ok"),
+      ],
+      files: { "/w/a.txt": "old", "/w/b.txt": "old" },
+      realPath: (path) => {
+        if (!planted) return ok(path);
+        if (path === "/w/a.txt") return err({ kind: "io", path, message: "refused by the sandbox" });
+        return ok(path === "/w/b.txt" ? "/home/u/.bashrc" : path);
+      },
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "write");
+    planted = true;
+    await t.prompt(s.id, "/undo");
+    expect(t.fs.files.get("/w/a.txt")).toBe("new");
+    expect(t.fs.files.get("/w/b.txt")).toBe("new");
+    expect(t.fs.files.has("/home/u/.bashrc")).toBe(false);
+    expect(t.notices().at(-1)).toContain(
+      "\nCould not be restored (left as they are):\n- /w/a.txt: refused by the sandbox: /w/a.txt\n" +
+        "- /w/b.txt: a symbolic link on its way now leads elsewhere (/home/u/.bashrc); not written through\n",
+    );
+  });
+
+  it("removes a session's undo data with the session", async () => {
+    const t = setup({ replies: [toolReply([{ name: "write_file", input: { path: "a.txt", content: "new" } }]), textReply("ok")], files: {} });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "write");
+    expect(t.undo.logs.get(`/w|${s.id}`)?.turns).toHaveLength(1);
+    (await t.agent.removeSession("/w", s.id))._unsafeUnwrap();
+    expect(t.undo.logs.get(`/w|${s.id}`)).toEqual({ turns: [] });
   });
 
   it("is not intercepted without an undo store: the text goes to the model", async () => {

@@ -208,7 +208,15 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
       if (deps.store === undefined) return errAsync(DISABLED);
       const live = find(id);
       if (live !== undefined) forgetLive(state, live);
-      return deps.store.remove(cwd, id);
+      // Its undo data goes with it (an empty log leaves no file behind); a failure there is only logged.
+      return deps.store.remove(cwd, id).andThen(() =>
+        ResultAsync.fromSafePromise(
+          (deps.undo?.saveLog({ cwd, sessionId: id }, { turns: [] }) ?? okAsync(undefined)).match(
+            () => undefined,
+            (e) => problem(`session ${id}: undo data not removed: ${e.message}`),
+          ),
+        ),
+      );
     },
     close: () => closeAgent(state),
   };
