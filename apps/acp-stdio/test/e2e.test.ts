@@ -111,9 +111,12 @@ describe("mm-acp end to end", () => {
     expect(agent.problems).toEqual([]);
     expect(agent.stderr()).toContain("mm-acp: model server answered 500, retry 1/2 in 5 ms");
     expect(agent.stderr()).toContain("mm-acp: model server answered 500, retry 2/2 in 5 ms");
-    expect(agent.stderr()).toContain("[acp] turn failed: model server error 500");
-    // One line per turn: the failed one is not also logged as done; the second one is.
-    expect(agent.stderr().match(/\[acp\] turn (done|failed)/g)).toEqual(["[acp] turn failed", "[acp] turn done"]);
+    expect(agent.stderr()).toContain("[acp] turn done: 0 command(s) · 0 file op(s) · 0 skill(s) · failed: model server error 500");
+    // One line per turn: the failed one says why on the same line.
+    expect(agent.stderr().match(/\[acp\] turn done.*/g)).toEqual([
+      expect.stringContaining("· failed: model server error 500"),
+      expect.not.stringContaining("failed"),
+    ]);
   });
 
   it("prints help and version, and exits 2 with one line on a bad configuration file", async () => {

@@ -56,7 +56,7 @@ describe("log levels", () => {
     expect(stderr.trim().split("\n")).toEqual([
       expect.stringMatching(/^mm-acp: model server answered 500, retry 1\/2 in 5 ms$/),
       expect.stringMatching(/^mm-acp: model server answered 500, retry 2\/2 in 5 ms$/),
-      expect.stringMatching(/^\[acp\] turn failed: model server error 500 after 3 attempts/),
+      expect.stringMatching(/^\[acp\] turn done: 0 command\(s\) · 0 file op\(s\) · 0 skill\(s\) · failed: model server error 500 after 3 attempts/),
     ]);
   });
 

@@ -162,8 +162,10 @@ describe("a turn", () => {
     const s = await h.start("/w");
     expect(await h.prompt(s, text("hi"), h.emit)).toEqual({ stopReason: "failed", error: "model server error 500: boom" });
     expect(s.history).toHaveLength(1);
-    // One line for the failed turn, never `turn done` before it.
-    expect(h.logs.filter((line) => line.startsWith("turn "))).toEqual(["turn failed: model server error 500: boom (0 command(s) · 0 file op(s) · 0 skill(s))"]);
+    // One line for the failed turn: the spec's, with why after it.
+    expect(h.logs.filter((line) => line.startsWith("turn "))).toEqual([
+      "turn done: 0 command(s) · 0 file op(s) · 0 skill(s) · failed: model server error 500: boom",
+    ]);
   });
 
   it("keeps partial text after a failure mid-stream", async () => {

@@ -69,13 +69,14 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
   tellUnsaved(live, emit);
   const { commands, fileOps, skills } = outcome.counts;
   const counts = `${commands} command(s) · ${fileOps} file op(s) · ${skills} skill(s)`;
-  // One line per turn: `turn done` or, as a problem (shown even in a quiet log), `turn failed`.
+  // One line per turn, the spec's `turn done: <counts>`; a failed turn's says why after it, as a
+  // problem (shown even in a quiet log).
   if (outcome.stopReason !== "failed") {
     state.log(`turn done: ${counts}`);
     return { stopReason: outcome.stopReason };
   }
   const error = outcome.error ?? "the turn failed";
-  state.problem(`turn failed: ${error} (${counts})`);
+  state.problem(`turn done: ${counts} · failed: ${error}`);
   return { stopReason: "failed", error };
 };
 
