@@ -58,6 +58,7 @@ const KNOWN: readonly { readonly command: RegExp; readonly runBy: string }[] = [
   },
   { command: /^corepack pnpm exec tsx packages\/fake-openai\/src\/cli\.ts .* &$/, runBy: "this test (the try-out)" },
   { command: /^MM_BASE_URL=\S+ MM_MODEL=\S+ acpx --approve-all --agent "node apps\/acp-stdio\/bin\/mm-acp\.js" exec ".*"$/, runBy: "this test (the try-out)" },
+  { command: /^sleep \d+$/, runBy: "this test (the try-out: it waits for the server's line instead)" },
   { command: /^kill %1$/, runBy: "this test (the try-out: the server's process group is ended)" },
 ];
 
@@ -108,8 +109,9 @@ const freePort = (): Promise<number> =>
 /** The try-out's three lines, with its port replaced by a free one. */
 const tryOut = async () => {
   const lines = commands(blocks(section(README, "## Try it without a model"), "sh")[0] ?? "");
-  expect(lines).toHaveLength(3);
-  const [serve, drive, end] = lines as [string, string, string];
+  expect(lines).toHaveLength(4);
+  const [serve, wait, drive, end] = lines as [string, string, string, string];
+  expect(wait).toMatch(/^sleep \d+$/);
   expect(end).toBe("kill %1");
   const port = /--port (\d+)/.exec(serve)?.[1];
   expect(port).toBeDefined();
