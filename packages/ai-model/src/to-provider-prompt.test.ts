@@ -67,4 +67,25 @@ describe("toProviderPrompt", () => {
       ]),
     ).toEqual([{ role: "system", content: "sys\n\nmore" }]);
   });
+
+  it("converts an unchanged message once, and again when its call gets its result or the API differs", () => {
+    const question: Message = { role: "user", text: "list" };
+    const asked: Message = { role: "assistant", text: "", toolCalls: [call("call_1")] };
+    const first = toProviderPrompt("sys", [question, asked]);
+    const answered = result("call_1", "a.txt");
+    const second = toProviderPrompt("sys", [question, asked, answered, { role: "user", text: "more" }]);
+    expect(second[1]).toBe(first[1]);
+    expect(second[2]).not.toBe(first[2]);
+    expect(second.slice(1, 4)).toEqual([
+      { role: "user", content: text("list") },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "bash", input: { command: "ls" } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "bash", output: { type: "text", value: "a.txt" } }] },
+    ]);
+    const third = toProviderPrompt("sys", [question, asked, answered]);
+    expect(third[2]).toBe(second[2]);
+    expect(third[3]).toBe(second[3]);
+    const reasoned: Message = { role: "assistant", text: "ok", toolCalls: [], reasoning: [{ text: "hm" }] };
+    expect(toProviderPrompt("sys", [reasoned])[1]).toEqual({ role: "assistant", content: [{ type: "reasoning", text: "hm" }, ...text("ok")] });
+    expect(toProviderPrompt("sys", [reasoned], { imagesInToolResults: false })[1]).toEqual({ role: "assistant", content: text("ok") });
+  });
 });

@@ -7,8 +7,11 @@
  *
  * Images a tool returned go in its result where the API takes them (Responses); chat-completions takes
  * images in user messages only, so there they follow the tool message as a user message.
+ *
+ * Every step sends the whole history: each user and assistant message keeps what it became (messages
+ * are immutable values), with the results its calls were given, so a step converts only what is new.
  */
-import { NO_RESULT, type AssistantMessage, type ImageData, type Message, type ToolCall, type ToolResultMessage } from "@mm/core";
+import { NO_RESULT, type AssistantMessage, type ImageData, type Message, type ToolCall, type ToolResultMessage, type UserMessage } from "@mm/core";
 import type {
   LanguageModelV3FilePart,
   LanguageModelV3Message,
@@ -81,6 +84,57 @@ const assistantMessages = (message: AssistantMessage, results: ReadonlyMap<strin
   return [...out, { role: "user", content: [{ type: "text", text: `[the images returned by ${ids}]` }, ...shown.map((s) => filePart(s.image))] }];
 };
 
+const userMessages = (message: UserMessage): LanguageModelV3Message[] => [
+  {
+    role: "user",
+    content: [{ type: "text", text: message.summary ? `${SUMMARY_HEADING}\n${message.text}` : message.text }, ...(message.images ?? []).map(filePart)],
+  },
+];
+
+/** What a message became, and what that depended on besides the message itself. */
+type Conversion = {
+  readonly imagesInToolResults: boolean;
+  readonly reasoning: boolean;
+  /** The result each of its calls was given (by identity), in call order. */
+  readonly results: readonly (ToolResultMessage | undefined)[];
+  readonly messages: readonly LanguageModelV3Message[];
+};
+
+const conversions = new WeakMap<UserMessage | AssistantMessage, Conversion>();
+
+const sameResults = (message: UserMessage | AssistantMessage, known: Conversion, results: ReadonlyMap<string, ToolResultMessage>): boolean => {
+  if (message.role === "user") return true;
+  if (known.results.length !== message.toolCalls.length) return false;
+  for (let i = 0; i < message.toolCalls.length; i++) if (known.results[i] !== results.get(message.toolCalls[i]!.id)) return false;
+  return true;
+};
+
+/** The provider messages of a user or assistant message: the ones made for it before when nothing they depend on changed. */
+const convertedOf = (
+  message: UserMessage | AssistantMessage,
+  results: ReadonlyMap<string, ToolResultMessage>,
+  options: PromptOptions,
+): readonly LanguageModelV3Message[] => {
+  const reasoning = options.reasoning === true;
+  const known = conversions.get(message);
+  if (
+    known !== undefined &&
+    known.imagesInToolResults === options.imagesInToolResults &&
+    known.reasoning === reasoning &&
+    sameResults(message, known, results)
+  ) {
+    return known.messages;
+  }
+  const messages = message.role === "user" ? userMessages(message) : assistantMessages(message, results, options);
+  conversions.set(message, {
+    imagesInToolResults: options.imagesInToolResults,
+    reasoning,
+    results: message.role === "user" ? [] : message.toolCalls.map((call) => results.get(call.id)),
+    messages,
+  });
+  return messages;
+};
+
 /** The prompt of one step; system messages inside `messages` join the system prompt. */
 export const toProviderPrompt = (
   system: string,
@@ -92,22 +146,8 @@ export const toProviderPrompt = (
   const results = new Map<string, ToolResultMessage>();
   for (const message of messages) if (message.role === "tool") results.set(message.callId, message);
   for (const message of messages) {
-    switch (message.role) {
-      case "system":
-        systems.push(message.text);
-        break;
-      case "user":
-        out.push({
-          role: "user",
-          content: [{ type: "text", text: message.summary ? `${SUMMARY_HEADING}\n${message.text}` : message.text }, ...(message.images ?? []).map(filePart)],
-        });
-        break;
-      case "assistant":
-        out.push(...assistantMessages(message, results, options));
-        break;
-      case "tool":
-        break;
-    }
+    if (message.role === "system") systems.push(message.text);
+    else if (message.role !== "tool") for (const converted of convertedOf(message, results, options)) out.push(converted);
   }
   const systemText = systems.filter((s) => s !== "").join("\n\n");
   return [...(systemText !== "" ? [{ role: "system" as const, content: systemText }] : []), ...out];
