@@ -32,4 +32,21 @@ describe("before-states", () => {
     await writeFiles(dir, { "bin.dat": BINARY, "gone.txt": "bye\n", "f.txt": "a\n" });
     await check(dir);
   });
+
+  it("of a file too large to diff: read in a git work tree (within its own limit), not kept outside git", async () => {
+    const large = Buffer.alloc(300 * 1024, 7);
+    const repo = await gitRepo(await dirs.make(), { "large.bin": large, "huge.bin": Buffer.alloc(600 * 1024, 1) });
+    const snapshot = (await changeTracker({ maxBeforeFileBytes: 512 * 1024 }).begin(repo))._unsafeUnwrap();
+    sh(repo, "echo small > large.bin && echo small > huge.bin");
+    const diffs = (await snapshot.finish())._unsafeUnwrap();
+    expect(diffs.map((d) => d.note)).toEqual(["file changed, not shown: larger than 256 KiB", "file changed, not shown: larger than 256 KiB"]);
+    expect(Buffer.from(snapshot.before?.(join(repo, "large.bin")) ?? [])).toEqual(large);
+    expect(snapshot.before?.(join(repo, "huge.bin"))).toBeUndefined();
+    const dir = await dirs.make();
+    await writeFiles(dir, { "large.bin": large });
+    const plain = (await changeTracker().begin(dir))._unsafeUnwrap();
+    sh(dir, "echo small > large.bin");
+    (await plain.finish())._unsafeUnwrap();
+    expect(plain.before?.(join(dir, "large.bin"))).toBeUndefined();
+  });
 });

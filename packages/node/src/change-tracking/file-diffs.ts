@@ -50,13 +50,24 @@ const textBytes = (change: FileChange): number =>
 /** What the paths of a result of {@link fileDiffsOf} held before, when read: bytes, or null when absent. */
 const beforeStates = new WeakMap<readonly FileDiff[], ReadonlyMap<string, Buffer | null>>();
 
-/** What `path` of `diffs` (a result of {@link fileDiffsOf}) held before: bytes, null when absent, undefined when not read. */
-export const beforeOf = (diffs: readonly FileDiff[], path: string): Buffer | null | undefined => beforeStates.get(diffs)?.get(path);
+/**
+ * What the paths of `diffs` (a result of {@link fileDiffsOf}) held before: bytes, null when absent; a
+ * path not in it was not read. Taken once: the diffs live on in the history, the bytes must not.
+ */
+export const takeBeforeStates = (diffs: readonly FileDiff[]): ReadonlyMap<string, Buffer | null> => {
+  const states = beforeStates.get(diffs);
+  beforeStates.delete(diffs);
+  return states ?? new Map();
+};
 
-/** The FileDiffs of `changes`, sorted by path; texts kept in that order while within `maxDiffBytes`. */
-export const fileDiffsOf = (changes: readonly FileChange[], limits: TrackingLimits): FileDiff[] => {
+/**
+ * The FileDiffs of `changes`, sorted by path; texts kept in that order while within `maxDiffBytes`.
+ * The states before that were read (and `larger`'s) are kept for {@link takeBeforeStates}.
+ */
+export const fileDiffsOf = (changes: readonly FileChange[], limits: TrackingLimits, larger: ReadonlyMap<string, Buffer> = new Map()): FileDiff[] => {
   const diffs = diffsOf(changes, limits);
-  const before = new Map<string, Buffer | null>();
+  // What was read before of files too large to diff (`larger`), then what the diffs read.
+  const before = new Map<string, Buffer | null>(larger);
   for (const change of changes) {
     if (change.before === null) before.set(change.path, null);
     else if (change.before.kind === "bytes") before.set(change.path, change.before.bytes);

@@ -39,6 +39,34 @@ const blobsToRead = (entries: readonly RawDiffEntry[], sizes: ReadonlyMap<string
   return chosen;
 };
 
+/** The contents before of files too large to diff, within the before limits (for /undo); the blobs are in the object store already. */
+const largerBefore = async (
+  cat: CatFile,
+  changed: readonly RawDiffEntry[],
+  sizes: ReadonlyMap<string, number>,
+  limits: TrackingLimits,
+  deadline: number,
+): Promise<Map<RawDiffEntry, Buffer> | GitFailure> => {
+  let budget = limits.maxBeforeCallBytes;
+  const wanted = changed.filter((entry) => {
+    const size = kindOf(entry.oldMode) === "blob" ? sizes.get(entry.oldId) : undefined;
+    if (size === undefined || size <= limits.maxFileBytes || size > limits.maxBeforeFileBytes || size > budget) return false;
+    budget -= size;
+    return true;
+  });
+  if (wanted.length === 0) return new Map();
+  const read = await cat.contents(
+    wanted.map((entry) => entry.oldId),
+    deadline,
+  );
+  if (isFailure(read)) return read;
+  const out = new Map<RawDiffEntry, Buffer>();
+  read.forEach((object, i) => {
+    if (object !== undefined) out.set(wanted[i]!, object.bytes);
+  });
+  return out;
+};
+
 const stateOf = (
   mode: string,
   id: string,
@@ -78,10 +106,13 @@ export const gitFileDiffs = async (
   read.forEach((object, i) => {
     if (object !== undefined) contents.set(wanted[i]!, object.bytes);
   });
+  const pathOf = (entry: RawDiffEntry): string => join(tree.cwd, entry.path.slice(tree.prefix.length));
   const changes: FileChange[] = changed.map((entry) => ({
-    path: join(tree.cwd, entry.path.slice(tree.prefix.length)),
+    path: pathOf(entry),
     before: stateOf(entry.oldMode, entry.oldId, sizes, contents, limits),
     after: stateOf(entry.newMode, entry.newId, sizes, contents, limits),
   }));
-  return ok(fileDiffsOf(changes, limits));
+  const larger = await largerBefore(cat, changed, sizes, limits, deadline);
+  if (isFailure(larger)) return err(larger);
+  return ok(fileDiffsOf(changes, limits, new Map([...larger].map(([entry, bytes]) => [pathOf(entry), bytes]))));
 };

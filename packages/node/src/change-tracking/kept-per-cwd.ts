@@ -5,7 +5,7 @@
  */
 import { err, ResultAsync, type Result } from "neverthrow";
 import type { ChangeSnapshot, ChangeTrackingError, FileDiff } from "@mm/core";
-import { beforeOf } from "./file-diffs.js";
+import { takeBeforeStates } from "./file-diffs.js";
 
 /** Cwds whose state and watches are kept; the least recently used beyond this is dropped. */
 const KEPT_CWDS = 4;
@@ -49,18 +49,18 @@ export const snapshotFinishingOnce = <E>(
   reasonOf: (failure: E) => string,
 ): ChangeSnapshot => {
   let finished = false;
-  let reported: readonly FileDiff[] = [];
+  let before: ReadonlyMap<string, Buffer | null> = new Map();
   const finish = async (): Promise<Result<readonly FileDiff[], ChangeTrackingError>> => {
     if (finished) return err(failed("this snapshot is already finished"));
     finished = true;
     const diffs = await changesSince();
     if (diffs.isErr()) onFailure();
-    else reported = diffs.value;
+    else before = takeBeforeStates(diffs.value);
     return diffs.mapErr((failure) => failed(reasonOf(failure)));
   };
   return {
     finish: () => new ResultAsync(finish().catch((error: unknown) => err(failed(String(error))))),
     // The bytes the compare read of a reported path's state before (binary too), for /undo.
-    before: (path) => beforeOf(reported, path),
+    before: (path) => before.get(path),
   };
 };

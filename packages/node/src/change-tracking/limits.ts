@@ -13,6 +13,12 @@ export type TrackingLimits = {
   readonly maxFiles: number;
   /** Scan only: the content a snapshot keeps in memory; over it is too large to watch. */
   readonly maxSnapshotBytes: number;
+  /**
+   * Git only: a changed file over `maxFileBytes` but within this has its content before read anyway
+   * (for /undo, through `ChangeSnapshot.before`), while a call's such reads stay within `maxBeforeCallBytes`.
+   */
+  readonly maxBeforeFileBytes: number;
+  readonly maxBeforeCallBytes: number;
 };
 
 export const DEFAULT_TRACKING_LIMITS: TrackingLimits = {
@@ -22,6 +28,8 @@ export const DEFAULT_TRACKING_LIMITS: TrackingLimits = {
   finishTimeoutMs: 30_000,
   maxFiles: 5000,
   maxSnapshotBytes: 32 * 1024 * 1024,
+  maxBeforeFileBytes: 16 * 1024 * 1024,
+  maxBeforeCallBytes: 64 * 1024 * 1024,
 };
 
 /** Options of the change trackers: any limit, and the environment git and the scan run in. */
@@ -41,4 +49,6 @@ export const limitsOf = (options: ChangeTrackingOptions): TrackingLimits => ({
   finishTimeoutMs: options.finishTimeoutMs ?? DEFAULT_TRACKING_LIMITS.finishTimeoutMs,
   maxFiles: options.maxFiles ?? DEFAULT_TRACKING_LIMITS.maxFiles,
   maxSnapshotBytes: options.maxSnapshotBytes ?? DEFAULT_TRACKING_LIMITS.maxSnapshotBytes,
+  maxBeforeFileBytes: options.maxBeforeFileBytes ?? DEFAULT_TRACKING_LIMITS.maxBeforeFileBytes,
+  maxBeforeCallBytes: options.maxBeforeCallBytes ?? DEFAULT_TRACKING_LIMITS.maxBeforeCallBytes,
 });
