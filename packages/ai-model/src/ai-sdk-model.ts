@@ -13,7 +13,8 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart, JSONSchema7 } from "@ai-sdk/provider";
 import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec } from "@mm/core";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
-import { isOpenAIHost, providerModels } from "./provider-models.js";
+import { isOpenAIHost } from "./openai-host.js";
+import { providerModels } from "./provider-models.js";
 import type { ProxySettings } from "./proxy.js";
 import { isReasoningModelId } from "./reasoning-models.js";
 import { withRetries, type RetryNotice } from "./retry.js";

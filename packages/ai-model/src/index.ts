@@ -8,4 +8,4 @@ export { MAX_STEP_OUTPUT_CHARS } from "./output-cap.js";
 export { describeProxy, proxySettings, type ProxySettings } from "./proxy.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
 export { listModelIds, type ModelCatalogueOptions } from "./model-catalogue.js";
-export { isOpenAIHost } from "./provider-models.js";
+export { isOpenAIHost } from "./openai-host.js";

@@ -12,6 +12,7 @@
  * reasoning. Requests go through the environment's proxy when one is set (proxy.ts).
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { isOpenAIHost } from "./openai-host.js";
 import type { ProxySettings } from "./proxy.js";
 import { withStableReasoningIds } from "./stable-reasoning-ids.js";
 import { timedFetch } from "./timed-fetch.js";
@@ -32,15 +33,6 @@ export type ProviderSettings = {
 
 /** The settings name the compatible provider keys its options and metadata by. */
 export const COMPATIBLE_PROVIDER = "openaiCompatible";
-
-/** Whether `baseURL` is OpenAI's own API. */
-export const isOpenAIHost = (baseURL: string): boolean => {
-  try {
-    return new URL(baseURL).hostname === "api.openai.com";
-  } catch {
-    return false;
-  }
-};
 
 /** The model of each id, made once (the SDK imported on the first call). Rejects only if the SDK cannot load. */
 export const providerModels = (settings: ProviderSettings): ((id: string) => Promise<LanguageModelV3>) => {
