@@ -1,7 +1,7 @@
 /**
  * What a person who runs `mm-acp` by hand reads on stderr: that it is an ACP agent for editors (it
  * speaks JSON-RPC on stdin/stdout, so typing at it gets `Parse error`), how to try a prompt without
- * an editor (acpx, as the README's "Trying a prompt without an editor" says), and how to end it.
+ * an editor (acpx, as the README's "Try it without a model" shows), and how to end it.
  * Printed at start when stdin is a terminal, and beside the first `Parse error` whatever stdin is.
  */
 import { basename } from "node:path";
