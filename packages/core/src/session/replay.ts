@@ -1,8 +1,5 @@
 /** What a `session/load` replays: one item per stored element, in order, the system prompt left out. */
-import * as O from "fp-ts/lib/Option.js";
-import * as RA from "fp-ts/lib/ReadonlyArray.js";
-import { pipe } from "fp-ts/lib/function.js";
-import { conversationOf, type History, type ImageData, type Message, type ToolCall, type ToolResultMessage } from "../history/message.js";
+import type { FileDiff, History, ImageData, ToolCall, ToolResultMessage } from "../history/message.js";
 import type { PlanEntry, PreparedCall, ToolKind, ToolOutcome, ToolPlace } from "../tools/tool.js";
 
 const TOOL_KINDS: ReadonlySet<string> = new Set<ToolKind>(["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]);
@@ -24,78 +21,77 @@ export type ReplayItem =
     };
 
 /** The call's input checked by its tool, once: what its view and its plan come from (none when it does not check). */
-const preparedOf = (call: ToolCall, toolbox: Toolbox): O.Option<PreparedCall> =>
-  pipe(
-    O.fromNullable(toolbox.byName.get(call.name)),
-    O.chain((tool) => tool.prepare(call.input).match(O.some, () => O.none)),
-  );
+const preparedOf = (call: ToolCall, toolbox: Toolbox): PreparedCall | undefined => {
+  const tool = toolbox.byName.get(call.name);
+  if (tool === undefined) return undefined;
+  const prepared = tool.prepare(call.input);
+  return prepared.isOk() ? prepared.value : undefined;
+};
+
+/** The paths shown, each once, then the diffs' paths not among them. */
+const locationsOf = (shown: readonly string[], diffs: readonly FileDiff[]): string[] => {
+  if (diffs.length === 0 && shown.length <= 1) return [...shown];
+  return [...new Set([...shown, ...diffs.map((d) => d.path)])];
+};
 
 /** The call as the live tool showed it: title and files from its input (the bare view when it does not check). */
-const viewOf = (call: ToolCall, prepared: O.Option<PreparedCall>, result: ToolResultMessage | undefined, toolbox: Toolbox, place: ToolPlace): ToolCallView => {
+const viewOf = (
+  call: ToolCall,
+  prepared: PreparedCall | undefined,
+  result: ToolResultMessage | undefined,
+  toolbox: Toolbox,
+  place: ToolPlace,
+): ToolCallView => {
   const base = bareView(call, toolbox);
   const diffs = result?.diffs ?? [];
   // As it was shown live, when the result kept it (a tool that may be gone now, an MCP server's).
   const recorded = result?.shown;
-  if (recorded !== undefined && O.isNone(prepared)) {
+  if (recorded !== undefined && prepared === undefined) {
     const kind = TOOL_KINDS.has(recorded.kind) ? (recorded.kind as ToolKind) : base.kind;
-    return { ...base, title: recorded.title, kind, locations: [...new Set([...(recorded.locations ?? []), ...diffs.map((d) => d.path)])], diffs };
+    return { ...base, title: recorded.title, kind, locations: locationsOf(recorded.locations ?? [], diffs), diffs };
   }
-  const shown = pipe(
-    prepared,
-    O.match(
-      () => ({ title: base.title, locations: [] as readonly string[] }),
-      (p) => ({ title: p.title, locations: p.locations(place) }),
-    ),
-  );
-  return { ...base, title: shown.title, locations: [...new Set([...shown.locations, ...diffs.map((d) => d.path)])], diffs };
+  const title = prepared === undefined ? base.title : prepared.title;
+  return { ...base, title, locations: locationsOf(prepared === undefined ? [] : prepared.locations(place), diffs), diffs };
 };
 
-const itemsOf =
-  (results: ReadonlyMap<string, ToolResultMessage>, toolbox: Toolbox, place: ToolPlace) =>
-  (message: Message): readonly ReplayItem[] => {
-    switch (message.role) {
-      case "user":
-        if (message.summary) return [{ type: "summary", text: message.text }];
-        return [message.images !== undefined ? { type: "user", text: message.text, images: message.images } : { type: "user", text: message.text }];
-      case "assistant":
-        return [
-          ...(message.reasoning ?? []).filter((r) => r.text !== "").map((r): ReplayItem => ({ type: "thought", text: r.text })),
-          ...(message.text !== "" ? [{ type: "agent", text: message.text } as const] : []),
-          ...message.toolCalls.flatMap((call): ReplayItem[] => {
-            const result = results.get(call.id);
-            const prepared = preparedOf(call, toolbox);
-            const tool: ReplayItem = {
-              type: "tool",
-              call: viewOf(call, prepared, result, toolbox, place),
-              result:
-                result === undefined
-                  ? undefined
-                  : {
-                      status: result.status,
-                      output: result.output,
-                      diffs: result.diffs ?? [],
-                      ...(result.images !== undefined ? { images: result.images } : {}),
-                    },
-            };
-            const plan =
-              result?.status === "completed"
-                ? pipe(
-                    prepared,
-                    O.chain((p) => O.fromNullable(p.plan)),
-                    O.toUndefined,
-                  )
-                : undefined;
-            return plan === undefined ? [tool] : [tool, { type: "plan", entries: plan }];
-          }),
-        ];
-      default:
-        return [];
-    }
-  };
+/** The items of one tool call: the call with its result, then its plan when it completed with one. */
+const pushCall = (out: ReplayItem[], call: ToolCall, result: ToolResultMessage | undefined, toolbox: Toolbox, place: ToolPlace): void => {
+  const prepared = preparedOf(call, toolbox);
+  out.push({
+    type: "tool",
+    call: viewOf(call, prepared, result, toolbox, place),
+    result:
+      result === undefined
+        ? undefined
+        : {
+            status: result.status,
+            output: result.output,
+            diffs: result.diffs ?? [],
+            ...(result.images !== undefined ? { images: result.images } : {}),
+          },
+  });
+  const plan = result?.status === "completed" ? prepared?.plan : undefined;
+  if (plan !== undefined) out.push({ type: "plan", entries: plan });
+};
 
-/** The replay of a history: users, summaries, model text and every tool call with its recorded result. */
+/**
+ * The replay of a history: users, summaries, model text and every tool call with its recorded result.
+ * One pass that appends to one array: a loaded session of thousands of messages is replayed at once.
+ */
 export const replayOf = (history: History, toolbox: Toolbox, place: ToolPlace): readonly ReplayItem[] => {
   const results = new Map<string, ToolResultMessage>();
   for (const m of history) if (m.role === "tool") results.set(m.callId, m);
-  return pipe(conversationOf(history), RA.chain(itemsOf(results, toolbox, place)));
+  const out: ReplayItem[] = [];
+  for (let i = 1; i < history.length; i++) {
+    const message = history[i]!;
+    if (message.role === "user") {
+      if (message.summary) out.push({ type: "summary", text: message.text });
+      else out.push(message.images !== undefined ? { type: "user", text: message.text, images: message.images } : { type: "user", text: message.text });
+    } else if (message.role === "assistant") {
+      for (const r of message.reasoning ?? []) if (r.text !== "") out.push({ type: "thought", text: r.text });
+      if (message.text !== "") out.push({ type: "agent", text: message.text });
+      for (const call of message.toolCalls) pushCall(out, call, results.get(call.id), toolbox, place);
+    }
+  }
+  return out;
 };
