@@ -34,24 +34,34 @@ export type ProviderSettings = {
 /** The settings name the compatible provider keys its options and metadata by. */
 export const COMPATIBLE_PROVIDER = "openaiCompatible";
 
+/**
+ * `send` with a string body (the SDK's JSON of the request) given as its UTF-8 bytes: a string body is
+ * measured then encoded by fetch (two passes, the encoding through a TextEncoder), bytes are taken as
+ * they are; with a long history the body is megabytes, on every step.
+ */
+const asBytes =
+  (send: typeof fetch): typeof fetch =>
+  (input, init) =>
+    send(input, typeof init?.body === "string" ? { ...init, body: Buffer.from(init.body, "utf8") } : init);
+
 /** The model of each id, made once (the SDK imported on the first call). Rejects only if the SDK cannot load. */
 export const providerModels = (settings: ProviderSettings): ((id: string) => Promise<LanguageModelV3>) => {
   let made: Promise<(id: string) => LanguageModelV3> | undefined;
   const models = new Map<string, LanguageModelV3>();
   const load = async (): Promise<(id: string) => LanguageModelV3> => {
     const sdk = await import("./sdk.js");
-    let send: typeof fetch = settings.fetch ?? globalThis.fetch;
+    let send: typeof fetch = settings.fetch ?? asBytes(globalThis.fetch);
     if (settings.fetch === undefined && settings.proxy !== undefined) {
       const loaded = await import("undici");
       // undici is CommonJS: Node gives its exports by name and as `default`, an ES module bundle as `default` only.
       const undici = (loaded as unknown as { default?: typeof loaded }).default ?? loaded;
       const dispatcher = new undici.EnvHttpProxyAgent({ ...settings.proxy });
       // undici's fetch with its own dispatcher: Node's built-in fetch ignores the proxy variables.
-      send = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+      send = asBytes(((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
         undici.fetch(
           input as Parameters<typeof undici.fetch>[0],
           { ...(init as object), dispatcher } as Parameters<typeof undici.fetch>[1],
-        )) as unknown as typeof fetch;
+        )) as unknown as typeof fetch);
     }
     if (settings.debug !== undefined) send = timedFetch(send, settings.debug);
     if (settings.api === "responses") send = withStableReasoningIds(send, sdk.EventSourceParserStream);
