@@ -2,18 +2,21 @@
  * `/undo` end to end through the built binary on the full surface: a turn that changes files through
  * every tool (write_file, edit_file, bash's sed -i, rm, mv and a binary write) is taken back byte for
  * byte, in a git repository (whose status, index, log and objects the undo leaves alone) and outside
- * one; two turns in a row, then one more after `session/load` in a new process; a file changed since is
- * never overwritten until `/undo force`.
+ * one; an MCP server's changes, as the change tracker saw them; two turns in a row, then one more after
+ * `session/load` in a new process; a file changed since is never overwritten until `/undo force`.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { removeTempDirs, tempDir } from "./faults/helpers.js";
 import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+
+const FILESYSTEM_SERVER = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
 
 let server: FakeOpenAI;
 let cwd: string;
@@ -229,6 +232,33 @@ describe("/undo", () => {
     expect(() => statSync(join(cwd, "b.txt"))).toThrow();
     expect(sessionIds()).toHaveLength(2);
     expect(sessionFile(sessionId).messages).toHaveLength(1);
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("takes back what an MCP server's tools changed, as the change tracker saw it", async () => {
+    writeFileSync(join(cwd, "a.txt"), "mine\n");
+    writeFileSync(join(cwd, "b.txt"), "bee\n");
+    const before = treeHash(cwd);
+    server.enqueue(
+      toolCalls([
+        { name: "fs__write_file", arguments: { path: join(cwd, "a.txt"), content: "by the server\n" } },
+        { name: "fs__move_file", arguments: { source: join(cwd, "b.txt"), destination: join(cwd, "c.txt") } },
+      ]),
+      text("done"),
+    );
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const mcpServers: acp.McpServerStdio[] = [{ name: "fs", command: process.execPath, args: [FILESYSTEM_SERVER, cwd], env: [] }];
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers });
+      await prompt(client, sessionId, "use the server");
+      expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("by the server\n");
+      expect(readFileSync(join(cwd, "c.txt"), "utf8")).toBe("bee\n");
+      await prompt(client, sessionId, "/undo");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(treeHash(cwd)).toEqual(before);
+    expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 2 file\(s\) restored, 1 removed, history back to 0 message\(s\)\./);
     expect(agent.problems).toEqual([]);
   });
 

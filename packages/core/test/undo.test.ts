@@ -4,6 +4,10 @@ import { describe, expect, it } from "vitest";
 import { createAgent } from "../src/agent/create-agent.js";
 import { availableCommands } from "../src/commands/slash-command.js";
 import type { FsError } from "../src/ports/file-system.js";
+import { object } from "../src/schema/object.js";
+import { string } from "../src/schema/schema.js";
+import { builtinTools } from "../src/tools/builtin-tools.js";
+import { completed, defineTool, type Tool } from "../src/tools/tool.js";
 import type { UndoLimits } from "../src/ports/undo-store.js";
 import {
   counterHex,
@@ -19,6 +23,7 @@ import {
   textReply,
   toolReply,
   type ScriptedReply,
+  type InMemoryFileSystem,
   type ShellScript,
 } from "../src/testing/index.js";
 import type { TurnEvent } from "../src/turn/events.js";
@@ -34,6 +39,8 @@ type SetupOptions = {
   limits?: UndoLimits;
   /** Where the session's file system lands a path (the sandbox's boundary, links); the path itself when absent. */
   realPath?: (path: string) => Result<string, FsError>;
+  /** Tools beside the built-in ones (an MCP server's, say), given the files. */
+  tools?: (fs: InMemoryFileSystem) => Tool[];
 };
 
 const setup = (options: SetupOptions) => {
@@ -54,6 +61,7 @@ const setup = (options: SetupOptions) => {
       random: counterHex(),
       store,
       changes: inMemoryChangeTracker(files),
+      ...(options.tools !== undefined ? { tools: [...builtinTools, ...options.tools(files)] } : {}),
       ...(options.undo === false ? {} : { undo }),
     },
     { os: "linux x64", ...(options.limits !== undefined ? { undoLimits: options.limits } : {}) },
@@ -248,6 +256,36 @@ describe("/undo", () => {
       "\nCould not be restored (left as they are):\n- /w/a.txt: refused by the sandbox: /w/a.txt\n" +
         "- /w/b.txt: a symbolic link on its way now leads elsewhere (/home/u/.bashrc); not written through\n",
     );
+  });
+
+  it("watches a tool that does not say what it changes (an MCP server's) with the change tracker, and records only", async () => {
+    const mcpWrite = (fs: InMemoryFileSystem): Tool =>
+      defineTool({
+        name: "srv__write_file",
+        description: "an MCP server's write",
+        kind: "execute",
+        gated: false,
+        input: object({ path: string(), content: string() }),
+        title: (input) => `srv: write ${input.path}`,
+        run: async (input) => {
+          fs.files.set(input.path, input.content);
+          fs.files.delete("/w/gone.txt");
+          return completed("written");
+        },
+      });
+    const t = setup({
+      replies: [toolReply([{ name: "srv__write_file", input: { path: "/w/a.txt", content: "by the server" } }]), textReply("ok")],
+      files: { "/w/a.txt": "old", "/w/gone.txt": "bin\u0000ary" },
+      tools: (fs) => [mcpWrite(fs)],
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "use the server");
+    const result = t.agent.session(s.id)!.history.find((m) => m.role === "tool");
+    expect(result).toMatchObject({ output: "written" });
+    expect(result && "diffs" in result).toBe(false);
+    await t.prompt(s.id, "/undo");
+    expect(filesOf(t.fs)).toEqual({ "/w/a.txt": "old", "/w/gone.txt": "bin\u0000ary" });
+    expect(t.notices().at(-1)).toMatch(/^↩ undid the last turn: 2 file\(s\) restored, 0 removed/);
   });
 
   it("removes a session's undo data with the session", async () => {
