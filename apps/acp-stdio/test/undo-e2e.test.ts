@@ -3,7 +3,8 @@
  * every tool (write_file, edit_file, bash's sed -i, rm, mv and a binary write) is taken back byte for
  * byte, in a git repository (whose status, index, log and objects the undo leaves alone) and outside
  * one; an MCP server's changes, as the change tracker saw them; two turns in a row, then one more after
- * `session/load` in a new process; a file changed since is never overwritten until `/undo force`.
+ * `session/load` in a new process, and a turn cut short by a SIGKILL; a file changed since is never
+ * overwritten until `/undo force`.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -12,7 +13,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { stall, startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { removeTempDirs, tempDir } from "./faults/helpers.js";
 import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
 
@@ -197,6 +198,35 @@ describe("/undo", () => {
     expect(readdirSync(cwd).sort()).toEqual([".mm", "a.txt"]);
     expect(sessionFile(sessionId).messages).toHaveLength(1);
     expect(first.problems).toEqual([]);
+    expect(second.problems).toEqual([]);
+  });
+
+  it("takes back a turn cut short by a SIGKILL, from another process", async () => {
+    writeFileSync(join(cwd, "a.txt"), "mine\n");
+    writeFileSync(join(cwd, "b.bin"), BINARY);
+    const before = treeHash(cwd);
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo theirs > a.txt && rm b.bin && echo c > c.txt" } }]), stall(60_000));
+    const first = spawn();
+    let sessionId = "";
+    await first
+      .run(async (client) => {
+        sessionId = (await client.request("session/new", { cwd, mcpServers: [] })).sessionId;
+        void prompt(client, sessionId, "change and hang").catch(() => undefined);
+        const ran = () => first.updates.some((u) => u.update.sessionUpdate === "tool_call_update" && u.update.status === "completed");
+        while (!ran()) await new Promise((resolve) => setTimeout(resolve, 20));
+        first.child.kill("SIGKILL");
+        await first.exited;
+      })
+      .catch(() => undefined);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("theirs\n");
+    const second = spawn();
+    await second.run(async (client) => {
+      await client.request("session/load", { sessionId, cwd, mcpServers: [] });
+      await prompt(client, sessionId, "/undo");
+    });
+    await stop(second);
+    expect(lastChunk(second, sessionId)).toMatch(/^↩ undid the last turn: 2 file\(s\) restored, 1 removed, history back to 0 message\(s\)\./);
+    expect(treeHash(cwd)).toEqual(before);
     expect(second.problems).toEqual([]);
   });
 
