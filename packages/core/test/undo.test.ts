@@ -288,6 +288,23 @@ describe("/undo", () => {
     expect(t.notices().at(-1)).toMatch(/^↩ undid the last turn: 2 file\(s\) restored, 0 removed/);
   });
 
+  it("never records mm's own files, the sessions dir", async () => {
+    let fsRef: { files: Map<string, string> } | undefined;
+    const t = setup({
+      replies: [toolReply([{ name: "bash", input: { command: "rm -rf .mm; echo x > a.txt" } }]), textReply("ok")],
+      files: { "/w/.mm/sessions/old.json": "{}" },
+      shell: () => {
+        fsRef!.files.delete("/w/.mm/sessions/old.json");
+        fsRef!.files.set("/w/a.txt", "x");
+        return {};
+      },
+    });
+    fsRef = t.fs;
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "clean up");
+    expect(t.undo.logs.get(`/w|${s.id}`)?.turns[0]?.files.map((f) => f.path)).toEqual(["/w/a.txt"]);
+  });
+
   it("removes a session's undo data with the session", async () => {
     const t = setup({ replies: [toolReply([{ name: "write_file", input: { path: "a.txt", content: "new" } }]), textReply("ok")], files: {} });
     const s = await t.agent.startSession("/w");

@@ -62,6 +62,8 @@ export type UndoStore = {
    * directory on the way that is a link is refused. The reason when it could not.
    */
   readonly restore: (path: string, bytes: Uint8Array | null) => ResultAsync<void, string>;
+  /** Whether `path` is the store's own (the sessions dir of `cwd`): mm's files, never recorded nor restored. */
+  readonly owns: (cwd: string, path: string) => boolean;
 };
 
 /** The sizes within which `/undo` keeps before-states. */

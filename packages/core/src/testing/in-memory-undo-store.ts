@@ -1,6 +1,6 @@
 /**
  * An UndoStore over an InMemoryFileSystem: files are its map's texts (UTF-8 bytes), blobs and logs
- * live in maps per session, the hash is FNV-1a (64 bits). Links do not exist here; a path can be
+ * live in maps per session, the hash is FNV-1a (64 bits); it owns `<cwd>/.mm/sessions/`. Links do not exist here; a path can be
  * marked `unreadable` to stand for one, and writes can be made to fail.
  */
 import { errAsync, okAsync } from "neverthrow";
@@ -74,6 +74,7 @@ export const inMemoryUndoStore = (fs: InMemoryFileSystem): InMemoryUndoStore => 
       for (const hash of kept.keys()) if (!named.has(hash)) kept.delete(hash);
       return okAsync(undefined);
     },
+    owns: (cwd, path) => path.startsWith(`${cwd}/.mm/sessions/`),
     restore: (path, bytes) => {
       const reason = failing.get(path);
       if (reason !== undefined) return errAsync(reason);

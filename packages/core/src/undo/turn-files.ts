@@ -105,6 +105,7 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, at: numbe
     let changed = false;
     for (const path of new Set([...outcome.diffs.map((d) => d.path), ...named])) {
       const landed = await landingPath(fs, path);
+      if (store.owns(place.cwd, landed)) continue;
       const now = await store.read(landed, limits.maxFileBytes);
       const recorded = files.get(landed);
       if (recorded !== undefined) {

@@ -160,6 +160,10 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
     getBlob,
     loadLog,
     saveLog,
+    owns: (cwd, path) => {
+      const dir = resolve(cwd, options.dir);
+      return path === dir || path.startsWith(`${dir}/`);
+    },
     restore: (path, bytes) => new ResultAsync(restoreFile(path, bytes).catch((error: unknown) => err(reasonOf(error)))),
   };
 };
