@@ -47,4 +47,22 @@ describe("startReaper", () => {
     expect(await waitFor(() => !isGroupAlive(pgid) && !existsSync(dir), 5_000)).toBe(true);
     expect(existsSync(root)).toBe(true);
   });
+
+  it("starts its bash at the first group it is told of, not before", () => {
+    const script = [
+      `import { startReaper } from ${JSON.stringify(reaperModule)};`,
+      'import { readdirSync, readFileSync } from "node:fs";',
+      // This process's children whose command line carries the reaper's mark.
+      "const ours = (p) => { try { return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('mm-reaper') && readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ')[1] === String(process.pid); } catch { return false; } };",
+      "const reapers = () => readdirSync('/proc').filter((p) => /^[0-9]+$/.test(p) && ours(p)).length;",
+      "const reaper = startReaper();",
+      "const before = reapers();",
+      "reaper.untrack(1);",
+      "const afterUntrack = reapers();",
+      "reaper.track(999999);",
+      "setTimeout(() => { console.log(JSON.stringify([before, afterUntrack, reapers()])); process.exit(0); }, 200);",
+    ].join("\n");
+    const agent = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 20_000, encoding: "utf8" });
+    expect(JSON.parse(agent.stdout)).toEqual([0, 0, 1]);
+  });
 });

@@ -7,7 +7,8 @@
  * stdin closed, a signal, SIGKILL, a crash, the OOM killer), it SIGKILLs every group still listed and
  * removes the directories, then exits; the kernel closes the pipe at once, so that is within
  * milliseconds of the agent's death. What a command detaches on purpose (`setsid`, a double fork
- * into a new session) leaves its group and is not followed.
+ * into a new session) leaves its group and is not followed. It starts with the first group or
+ * directory it is told about: an agent that never runs anything never starts one.
  */
 import { spawn } from "node:child_process";
 
@@ -40,26 +41,37 @@ const REAPER_SCRIPT = [
 /** A reaper that does nothing (no bash, or a platform without process groups). */
 export const NO_REAPER: Reaper = { track: () => undefined, untrack: () => undefined, removeAtEnd: () => undefined };
 
-/** Starts the agent's reaper; `NO_REAPER` when it cannot start. It never keeps the agent's event loop alive. */
+/**
+ * The agent's reaper, started at its first line (see the module comment); every call a no-op once it
+ * could not start or is gone. It never keeps the agent's event loop alive.
+ */
 export const startReaper = (bashPath = "bash"): Reaper => {
-  let child: ReturnType<typeof spawn>;
-  try {
-    child = spawn(bashPath, ["-c", REAPER_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
-  } catch {
-    return NO_REAPER;
-  }
+  let child: ReturnType<typeof spawn> | undefined;
   let alive = true;
-  child.on("error", () => void (alive = false));
-  child.on("exit", () => void (alive = false));
-  child.stdin?.on("error", () => void (alive = false));
-  child.unref();
-  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  const start = (): void => {
+    try {
+      child = spawn(bashPath, ["-c", REAPER_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+    } catch {
+      alive = false;
+      return;
+    }
+    child.on("error", () => void (alive = false));
+    child.on("exit", () => void (alive = false));
+    child.stdin?.on("error", () => void (alive = false));
+    child.unref();
+    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  };
   const send = (line: string): void => {
-    if (alive && child.stdin !== null && !child.stdin.destroyed) child.stdin.write(`${line}\n`);
+    if (alive && child === undefined) start();
+    const stdin = child?.stdin;
+    if (alive && stdin !== null && stdin !== undefined && !stdin.destroyed) stdin.write(`${line}\n`);
   };
   return {
     track: (pgid) => send(`+ ${pgid}`),
-    untrack: (pgid) => send(`- ${pgid}`),
+    // Nothing to untrack before the first group.
+    untrack: (pgid) => {
+      if (child !== undefined) send(`- ${pgid}`);
+    },
     removeAtEnd: (dir) => {
       if (!dir.includes("\n")) send(`dir ${dir}`);
     },
