@@ -8,16 +8,22 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { stall, startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { bwrapSandbox } from "@mm/node";
 import { removeTempDirs, tempDir } from "./faults/helpers.js";
 import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
 
 const FILESYSTEM_SERVER = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
+
+const probe = bwrapSandbox({ home: tempDir("undo-probe"), writable: [], network: false, hidden: [] });
+const probed = await probe.ready;
+probe.dispose();
+const noSandbox = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.reason}` : undefined;
 
 let server: FakeOpenAI;
 let cwd: string;
@@ -34,11 +40,11 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-const spawn = (): SpawnedAgent =>
+const spawn = (configPath = config): SpawnedAgent =>
   spawnAgent({
     env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd },
     cwd,
-    args: ["--config", config],
+    args: ["--config", configPath],
   });
 
 const prompt = async (client: acp.ClientContext, sessionId: string, words: string): Promise<string> =>
@@ -291,6 +297,46 @@ describe("/undo", () => {
     expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 2 file\(s\) restored, 1 removed, history back to 0 message\(s\)\./);
     expect(agent.problems).toEqual([]);
   });
+
+  for (const sandbox of ["off", "workspace"] as const) {
+    it.skipIf(sandbox === "workspace" && noSandbox !== undefined)(`never writes through a link planted since, sandbox ${sandbox}`, async () => {
+      const outside = tempDir("undo-outside");
+      writeFileSync(join(outside, "a.txt"), "keep\n");
+      writeFileSync(join(outside, "secret.txt"), "keep\n");
+      mkdirSync(join(cwd, "dir"));
+      writeFileSync(join(cwd, "dir/a.txt"), "mine\n");
+      writeFileSync(join(cwd, "b.txt"), "bee\n");
+      const sandboxed = join(tempDir("undo-config"), "mm.json");
+      writeFileSync(sandboxed, JSON.stringify({ sessions: { enabled: true }, tools: { sandbox } }));
+      server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo new > dir/a.txt && echo new > b.txt" } }]), text("done"));
+      const agent = spawn(sandboxed);
+      const sessionId = await agent.run(async (client) => {
+        const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+        await prompt(client, sessionId, "change");
+        expect(readFileSync(join(cwd, "b.txt"), "utf8")).toBe("new\n");
+        // A hostile change since: the directory and the file are links out of the project now.
+        rmSync(join(cwd, "dir"), { recursive: true });
+        symlinkSync(outside, join(cwd, "dir"));
+        rmSync(join(cwd, "b.txt"));
+        symlinkSync(join(outside, "secret.txt"), join(cwd, "b.txt"));
+        await prompt(client, sessionId, "/undo");
+        expect(lastChunk(agent, sessionId)).toMatch(/^↩ nothing undone: 2 file\(s\) are not as the last turn left them:\n/);
+        await prompt(client, sessionId, "/undo force");
+        return sessionId;
+      });
+      await stop(agent);
+      const chunk = lastChunk(agent, sessionId);
+      expect(chunk).toMatch(
+        /^↩ undid the last turn: 0 file\(s\) restored, 0 removed, history back to 0 message\(s\)\.\nCould not be restored \(left as they are\):\n/,
+      );
+      expect(chunk).toContain(`- ${join(cwd, "b.txt")}: `);
+      expect(chunk).toContain(`- ${join(cwd, "dir/a.txt")}: `);
+      expect(readFileSync(join(outside, "a.txt"), "utf8")).toBe("keep\n");
+      expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("keep\n");
+      expect(readdirSync(outside).sort()).toEqual(["a.txt", "secret.txt"]);
+      expect(agent.problems).toEqual([]);
+    });
+  }
 
   it("is not there on the spec surface: /undo goes to the model", async () => {
     const agent = spawnAgent({
