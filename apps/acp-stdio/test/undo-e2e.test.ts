@@ -338,6 +338,34 @@ describe("/undo", () => {
     });
   }
 
+  it("refuses hostile undo data in one line and changes nothing; the next turn starts a new log", async () => {
+    writeFileSync(join(cwd, "a.txt"), "mine\n");
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo new > a.txt" } }]), text("done"));
+      await prompt(client, sessionId, "change");
+      const log = join(cwd, ".mm/sessions", `${sessionId}.undo.json`);
+      const forged = JSON.parse(readFileSync(log, "utf8")) as { turns: { files: { path: string }[] }[] };
+      forged.turns[0]!.files[0]!.path = "../../etc/passwd";
+      writeFileSync(log, JSON.stringify(forged));
+      await prompt(client, sessionId, "/undo");
+      expect(lastChunk(agent, sessionId)).toBe(
+        `↩ nothing undone: undo data is corrupt: ${log}: turns[0].files[0].path: expected an absolute path, got "../../etc/passwd"`,
+      );
+      expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("new\n");
+      server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo newer > a.txt" } }]), text("done"));
+      await prompt(client, sessionId, "change again");
+      await prompt(client, sessionId, "/undo");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 0 removed, history back to 4 message\(s\)\./);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("new\n");
+    expect(agent.stderr()).toContain("undo data not read, earlier turns cannot be undone: undo data is corrupt:");
+    expect(agent.problems).toEqual([]);
+  });
+
   it("is not there on the spec surface: /undo goes to the model", async () => {
     const agent = spawnAgent({
       env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", XDG_CONFIG_HOME: cwd },
