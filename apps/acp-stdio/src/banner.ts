@@ -5,7 +5,8 @@ import { AGENT_INFO } from "./agent-info.js";
 
 /** `proxy`: the proxy the model's requests go through (`http://host:port`), when one is set for its host. */
 export const bannerLines = (config: MmConfig, skills: readonly SkillSummary[], source: string | null, proxy?: string): readonly string[] => {
-  const shadowed = shadowedSkills(skills);
+  // `/undo` is a command of the full surface only (see serve.ts).
+  const shadowed = shadowedSkills(skills, { undo: config.acp.surface === "full" });
   return [
     `mm-acp ${AGENT_INFO.version} — ${AGENT_INFO.title}, serving ACP on stdio`,
     `mm-acp: ${redactedSummary(config)}${config.model.apiKey === undefined ? `, no API key set (${config.model.apiKeyEnv} is not set)` : ""}; config: ${source ?? "none (defaults)"}`,

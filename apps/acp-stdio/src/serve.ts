@@ -17,9 +17,10 @@ import {
   type SessionStore,
   type Shell,
   type SkillCatalogue,
+  type UndoLimits,
   type UndoStore,
 } from "@mm/core";
-import { nodeUndoStore } from "@mm/node";
+import { MEMORY_UNDO_LIMITS, memoryUndoStore, nodeUndoStore } from "@mm/node";
 import type { MmConfig } from "./config/index.js";
 import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
@@ -52,16 +53,24 @@ export type AppPorts = {
   /** Under `tools.sandbox: "workspace"`: confines a session's file system to the sandbox's boundary, given that session's cwd. */
   readonly confineFiles?: (inner: FileSystem, cwd: () => string | undefined) => FileSystem;
   /**
-   * What `/undo` keeps (the "full" surface with `sessions.enabled`). When absent, ports on the real
-   * disk (those with `cwdProblem`) get the one in the sessions dir; in-memory ones get none.
+   * What `/undo` keeps (the "full" surface only). When absent, ports on the real disk (those with
+   * `cwdProblem`) get the one in the sessions dir with `sessions.enabled`, one in memory without it;
+   * in-memory ports get none.
    */
   readonly undo?: UndoStore;
 };
 
-/** `/undo`'s store: only on the "full" surface, with sessions on disk. */
-const undoStoreOf = (config: MmConfig, ports: AppPorts): UndoStore | undefined => {
-  if (config.acp.surface !== "full" || !config.sessions.enabled || ports.store === undefined) return undefined;
-  return ports.undo ?? (ports.cwdProblem !== undefined ? nodeUndoStore({ dir: config.sessions.dir }) : undefined);
+/**
+ * `/undo`'s store, only on the "full" surface: kept with the session in the sessions dir when sessions
+ * are on disk (so it outlives the process), else in this process's memory, within a smaller budget.
+ */
+const undoOf = (config: MmConfig, ports: AppPorts): { readonly store: UndoStore; readonly limits?: UndoLimits } | undefined => {
+  if (config.acp.surface !== "full") return undefined;
+  if (ports.undo !== undefined) return { store: ports.undo };
+  if (ports.cwdProblem === undefined) return undefined;
+  return config.sessions.enabled && ports.store !== undefined
+    ? { store: nodeUndoStore({ dir: config.sessions.dir }) }
+    : { store: memoryUndoStore(), limits: MEMORY_UNDO_LIMITS };
 };
 
 export type ServeOptions = {
@@ -87,6 +96,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
   const confine = ports.confineFiles;
   const sessionFs: AgentDeps["sessionFs"] = confine === undefined ? editorFs : (session) => confine(editorFs(session) ?? ports.fs, () => session.cwd);
   const sandboxed = config.tools.sandbox === "workspace";
+  const undo = undoOf(config, ports);
   const deps: AgentDeps = {
     model: ports.model,
     fs: ports.fs,
@@ -96,7 +106,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     clock: ports.clock,
     random: ports.random,
     store: ports.store,
-    undo: undoStoreOf(config, ports),
+    undo: undo?.store,
     sessionFs,
     // The "full" surface adds the task list the editor shows as a plan.
     tools: config.acp.surface === "full" ? [...builtinTools, planTool] : builtinTools,
@@ -112,6 +122,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     compactThreshold: config.context.threshold,
     keepLastTurns: config.context.keepLastTurns,
     vision: config.model.vision,
+    ...(undo?.limits !== undefined ? { undoLimits: undo.limits } : {}),
     os: options.os,
     ...(options.home !== undefined ? { home: options.home } : {}),
   });

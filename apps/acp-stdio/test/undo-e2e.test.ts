@@ -366,6 +366,27 @@ describe("/undo", () => {
     expect(agent.problems).toEqual([]);
   });
 
+  it("with sessions not kept on disk, undoes in memory and writes nothing into the project", async () => {
+    seed();
+    const memoryConfig = join(tempDir("undo-memory"), "mm.json");
+    writeFileSync(memoryConfig, JSON.stringify({ sessions: { enabled: false } }));
+    const agent = spawn(memoryConfig);
+    const { sessionId, before } = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      const before = treeHash(cwd);
+      everyTool();
+      await prompt(client, sessionId, "change everything");
+      expect(treeHash(cwd)).not.toEqual(before);
+      expect(await prompt(client, sessionId, "/undo")).toBe("end_turn");
+      return { sessionId, before };
+    });
+    await stop(agent);
+    expect(treeHash(cwd)).toEqual(before);
+    expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 6 file\(s\) restored, 2 removed, history back to 0 message\(s\)\./);
+    expect(readdirSync(cwd)).not.toContain(".mm");
+    expect(agent.problems).toEqual([]);
+  });
+
   it("is not there on the spec surface: /undo goes to the model", async () => {
     const agent = spawnAgent({
       env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", XDG_CONFIG_HOME: cwd },

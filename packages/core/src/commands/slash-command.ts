@@ -51,5 +51,5 @@ export const availableCommands = (skills: readonly { name: string; description: 
 ];
 
 /** Skills a real command shadows: not advertised, and the banner says so. */
-export const shadowedSkills = (skills: readonly { name: string }[]): readonly string[] =>
-  skills.map((s) => s.name).filter((name) => (INTERCEPTED as readonly string[]).includes(name));
+export const shadowedSkills = (skills: readonly { name: string }[], options: CommandOptions = {}): readonly string[] =>
+  skills.map((s) => s.name).filter((name) => interceptedWith(options).includes(name));

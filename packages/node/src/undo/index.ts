@@ -1,1 +1,2 @@
 export { nodeUndoStore, type NodeUndoStoreOptions } from "./node-undo-store.js";
+export { MEMORY_UNDO_LIMITS, memoryUndoStore } from "./memory-undo-store.js";
