@@ -73,6 +73,9 @@ describe("nodeUndoStore", () => {
     );
     expect((await store.restore(join(cwd, "dir/secret"), null))._unsafeUnwrapErr()).toMatch(/through a symbolic link/);
     expect(await readFile(join(outside, "secret"), "utf8")).toBe("keep");
+    // Directories the file needs are not made through a link either (mkdir would follow it).
+    expect((await store.restore(join(cwd, "dir/made/here/c.txt"), new TextEncoder().encode("x")))._unsafeUnwrapErr()).toMatch(/through a symbolic link/);
+    expect(await readdir(outside)).toEqual(["secret"]);
     (await store.restore(join(cwd, "new/deep/b.bin"), new Uint8Array([0, 255])))._unsafeUnwrap();
     expect([...(await readFile(join(cwd, "new/deep/b.bin")))]).toEqual([0, 255]);
     (await store.restore(join(cwd, "new/deep/b.bin"), null))._unsafeUnwrap();

@@ -66,8 +66,18 @@ const remove = async (path: string): Promise<Result<void, string>> => {
   return ok(undefined);
 };
 
+/** The deepest directory of `dir`'s path that exists now (`dir` itself when it does). */
+const existingAncestor = async (dir: string): Promise<string> => {
+  let at = dir;
+  while ((await existing(at)) === undefined && dirname(at) !== at) at = dirname(at);
+  return at;
+};
+
 const put = async (path: string, bytes: Uint8Array): Promise<Result<void, string>> => {
   const dir = dirname(path);
+  // Missing directories are made only under one that is itself (mkdir would follow a link on the way).
+  const base = await plainDirectory(await existingAncestor(dir));
+  if (base.isErr()) return base;
   await makeDirectories(dir);
   const plain = await plainDirectory(dir);
   if (plain.isErr()) return plain;
