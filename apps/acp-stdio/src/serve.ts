@@ -3,6 +3,7 @@
  * permission gate over the connection, the handlers. Used by `main.ts` on stdio and by tests on
  * in-memory streams.
  */
+import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import {
   builtinTools,
@@ -20,7 +21,7 @@ import {
   type UndoLimits,
   type UndoStore,
 } from "@mm/core";
-import { MEMORY_UNDO_LIMITS, memoryUndoStore, nodeUndoStore } from "@mm/node";
+import { MEMORY_UNDO_LIMITS, memoryUndoStore, nodeUndoStore, undoKeyFile } from "@mm/node";
 import type { MmConfig } from "./config/index.js";
 import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
@@ -64,17 +65,19 @@ export type AppPorts = {
  * `/undo`'s store, only on the "full" surface: kept with the session in the sessions dir when sessions
  * are on disk (so it outlives the process), else in this process's memory, within a smaller budget.
  */
-const undoOf = (config: MmConfig, ports: AppPorts): { readonly store: UndoStore; readonly limits?: UndoLimits } | undefined => {
+const undoOf = (config: MmConfig, ports: AppPorts, stateDir: string | undefined): { readonly store: UndoStore; readonly limits?: UndoLimits } | undefined => {
   if (config.acp.surface !== "full") return undefined;
   if (ports.undo !== undefined) return { store: ports.undo };
   if (ports.cwdProblem === undefined) return undefined;
   return config.sessions.enabled && ports.store !== undefined
-    ? { store: nodeUndoStore({ dir: config.sessions.dir }) }
+    ? { store: nodeUndoStore({ dir: config.sessions.dir, ...(stateDir !== undefined ? { key: undoKeyFile(join(stateDir, "undo.key")) } : {}) }) }
     : { store: memoryUndoStore(), limits: MEMORY_UNDO_LIMITS };
 };
 
 export type ServeOptions = {
   readonly home?: string;
+  /** The user's state dir for mm (`$XDG_STATE_HOME/mm`): where the key that signs undo logs is kept. */
+  readonly stateDir?: string;
   readonly os: string;
   /** The process's cwd (`session/list` without a cwd); `/` when absent. */
   readonly cwd?: string;
@@ -96,7 +99,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
   const confine = ports.confineFiles;
   const sessionFs: AgentDeps["sessionFs"] = confine === undefined ? editorFs : (session) => confine(editorFs(session) ?? ports.fs, () => session.cwd);
   const sandboxed = config.tools.sandbox === "workspace";
-  const undo = undoOf(config, ports);
+  const undo = undoOf(config, ports, options.stateDir);
   const deps: AgentDeps = {
     model: ports.model,
     fs: ports.fs,

@@ -28,10 +28,13 @@ const noSandbox = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.r
 let server: FakeOpenAI;
 let cwd: string;
 let config: string;
+/** The user's state dir, where the key that signs undo logs is kept. */
+let state: string;
 
 beforeEach(async () => {
   server = await startFakeOpenAI([], { defaultReply: () => text("ok") });
   cwd = tempDir("undo");
+  state = tempDir("undo-state");
   config = join(tempDir("undo-config"), "mm.json");
   writeFileSync(config, JSON.stringify({ sessions: { enabled: true } }));
 });
@@ -40,9 +43,9 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-const spawn = (configPath = config): SpawnedAgent =>
+const spawn = (configPath = config, stateHome = state): SpawnedAgent =>
   spawnAgent({
-    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd },
+    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: stateHome },
     cwd,
     args: ["--config", configPath],
   });
@@ -350,9 +353,7 @@ describe("/undo", () => {
       forged.turns[0]!.files[0]!.path = "../../etc/passwd";
       writeFileSync(log, JSON.stringify(forged));
       await prompt(client, sessionId, "/undo");
-      expect(lastChunk(agent, sessionId)).toBe(
-        `↩ nothing undone: undo data is corrupt: ${log}: turns[0].files[0].path: expected an absolute path, got "../../etc/passwd"`,
-      );
+      expect(lastChunk(agent, sessionId)).toBe(`↩ nothing undone: undo data is corrupt: ${log}: its signature does not check: this user's mm did not write it`);
       expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("new\n");
       server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo newer > a.txt" } }]), text("done"));
       await prompt(client, sessionId, "change again");
@@ -364,6 +365,33 @@ describe("/undo", () => {
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("new\n");
     expect(agent.stderr()).toContain("undo data not read, earlier turns cannot be undone: undo data is corrupt:");
     expect(agent.problems).toEqual([]);
+  });
+
+  it("never uses undo data a repository ships: a session made by another user's mm is not undone, even forced", async () => {
+    // The attacker's own mm (another key) makes the session in the repository: its turn wrote a file
+    // outside the project, so its log names that file, with what the victim's copy will never match.
+    const outside = tempDir("undo-outside");
+    const target = join(outside, "authorized_keys");
+    const attacker = spawn(config, tempDir("undo-attacker-state"));
+    const sessionId = await attacker.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      server.enqueue(toolCalls([{ name: "write_file", arguments: { path: target, content: "ssh-ed25519 AAAA attacker\n" } }]), text("done"));
+      await prompt(client, sessionId, "set it up");
+      return sessionId;
+    });
+    await stop(attacker);
+    expect(readdirSync(join(cwd, ".mm/sessions"))).toContain(`${sessionId}.undo.json`);
+    // The victim clones it: their own file is there, and they load the session and ask for /undo force.
+    writeFileSync(target, "ssh-ed25519 BBBB victim\n");
+    const victim = spawn();
+    await victim.run(async (client) => {
+      await client.request("session/load", { sessionId, cwd, mcpServers: [] });
+      await prompt(client, sessionId, "/undo force");
+    });
+    await stop(victim);
+    expect(readFileSync(target, "utf8")).toBe("ssh-ed25519 BBBB victim\n");
+    expect(lastChunk(victim, sessionId)).toMatch(/^↩ nothing undone: undo data is corrupt: .*: its signature does not check: this user's mm did not write it$/);
+    expect(victim.problems).toEqual([]);
   });
 
   it("with sessions not kept on disk, undoes in memory and writes nothing into the project", async () => {

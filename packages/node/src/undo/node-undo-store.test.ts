@@ -1,9 +1,12 @@
 /** The undo store on disk: blobs and log in the sessions dir, hostile files, restores that never follow links. */
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { createHmac } from "node:crypto";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ok } from "neverthrow";
 import { nodeUndoStore } from "./node-undo-store.js";
+import { undoKeyFile } from "./undo-key.js";
 
 const made: string[] = [];
 afterEach(async () => {
@@ -16,6 +19,14 @@ const temp = async (): Promise<string> => {
 };
 
 const ID = "20260916-101530-4f2a9c1e";
+const KEY = new Uint8Array(32).fill(7);
+const key = async () => ok(KEY);
+
+/** A log line as mm writes one, signed with `with`. */
+const signed = (value: unknown, signer: Uint8Array = KEY): string => {
+  const body = JSON.stringify(value);
+  return `${body.slice(0, -1)},"mac":"${createHmac("sha256", signer).update(body).digest("hex")}"}\n`;
+};
 
 describe("nodeUndoStore", () => {
   it("keeps blobs by hash and the log beside the session, and drops what the log no longer names", async () => {
@@ -40,12 +51,12 @@ describe("nodeUndoStore", () => {
 
   it("refuses a log out of shape in one line, a blob that does not match its name, and a bad id", async () => {
     const cwd = await temp();
-    const store = nodeUndoStore({ dir: ".mm/sessions" });
+    const store = nodeUndoStore({ dir: ".mm/sessions", key });
     const place = { cwd, sessionId: ID };
     await mkdir(join(cwd, ".mm/sessions"), { recursive: true });
     await writeFile(
       join(cwd, `.mm/sessions/${ID}.undo.json`),
-      JSON.stringify({ format: "mm-undo", version: 1, id: ID, turns: [{ at: 1, question: "q", files: [{ path: "../x" }] }] }),
+      signed({ format: "mm-undo", version: 1, id: ID, turns: [{ at: 1, question: "q", files: [{ path: "../x" }] }] }),
     );
     const refused = (await store.loadLog(place))._unsafeUnwrapErr();
     expect(refused.kind).toBe("corrupt");
@@ -80,5 +91,36 @@ describe("nodeUndoStore", () => {
     expect([...(await readFile(join(cwd, "new/deep/b.bin")))]).toEqual([0, 255]);
     (await store.restore(join(cwd, "new/deep/b.bin"), null))._unsafeUnwrap();
     expect(await store.read(join(cwd, "new/deep/b.bin"), 100)).toEqual({ kind: "absent" });
+  });
+
+  it("uses a log only when this user's key signed it: one a repository ships, naming a file outside, is refused", async () => {
+    const cwd = await temp();
+    const home = await temp();
+    const place = { cwd, sessionId: ID };
+    const store = nodeUndoStore({ dir: ".mm/sessions", key: undoKeyFile(join(home, "state/mm/undo.key")) });
+    const hash = (await store.putBlob(place, new TextEncoder().encode("ssh-ed25519 AAAA attacker")))._unsafeUnwrap();
+    const turns = [
+      { at: 1, question: "q", files: [{ path: join(home, ".ssh/authorized_keys"), before: { kind: "blob", hash, size: 25 }, after: { kind: "absent" } }] },
+    ];
+    const log = join(cwd, `.mm/sessions/${ID}.undo.json`);
+    for (const [text, reason] of [
+      [`${JSON.stringify({ format: "mm-undo", version: 1, id: ID, turns })}\n`, /not signed: undo data is only used when this user's mm wrote it$/],
+      [signed({ format: "mm-undo", version: 1, id: ID, turns }, new Uint8Array(32).fill(9)), /its signature does not check: this user's mm did not write it$/],
+    ] as const) {
+      await writeFile(log, text);
+      const refused = (await store.loadLog(place))._unsafeUnwrapErr();
+      expect(refused).toEqual({ kind: "corrupt", message: expect.stringMatching(reason) });
+    }
+    // What it writes itself it reads back; the key was made 0600 in a 0700 dir of the user's state.
+    (await store.saveLog(place, { turns: turns as never }))._unsafeUnwrap();
+    expect((await store.loadLog(place))._unsafeUnwrap().turns).toHaveLength(1);
+    expect((await stat(join(home, "state/mm/undo.key"))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(home, "state/mm"))).mode & 0o777).toBe(0o700);
+    // Another process with the same key file reads it too; one whose key others can read refuses to sign.
+    const again = nodeUndoStore({ dir: ".mm/sessions", key: undoKeyFile(join(home, "state/mm/undo.key")) });
+    expect((await again.loadLog(place))._unsafeUnwrap().turns).toHaveLength(1);
+    await chmod(join(home, "state/mm/undo.key"), 0o644);
+    const loose = nodeUndoStore({ dir: ".mm/sessions", key: undoKeyFile(join(home, "state/mm/undo.key")) });
+    expect((await loose.loadLog(place))._unsafeUnwrapErr().message).toMatch(/can be read by others \(mode 644\)/);
   });
 });

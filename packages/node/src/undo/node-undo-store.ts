@@ -14,11 +14,14 @@ import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";
 import { prepareSessionsDir, readRegularFile, syncDir, writeAtomically } from "../sessions/session-files.js";
 import { BLOB_HASH, decodeUndoLog, encodeUndoLog } from "./undo-log-file.js";
+import { processUndoKey, type UndoKeyLoader } from "./undo-key.js";
 import { readNow, restoreFile } from "./workspace-files.js";
 
 export type NodeUndoStoreOptions = {
   /** The sessions dir, as `sessions.dir`: relative to each session's cwd, or absolute. */
   readonly dir: string;
+  /** The key that signs the logs (`undoKeyFile`); one of this process only when absent. */
+  readonly key?: UndoKeyLoader;
 };
 
 const io = (message: string): UndoStoreError => ({ kind: "io", message });
@@ -82,6 +85,7 @@ const readBlob = async (path: string): Promise<Result<Buffer, string>> => {
 
 /** The UndoStore port on local files; no method throws or rejects. */
 export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
+  const key = options.key ?? processUndoKey();
   const pathsOf = (place: UndoPlace): Result<Paths, UndoStoreError> => {
     if (!isSessionId(place.sessionId)) return err(io(`invalid session id: ${JSON.stringify(place.sessionId).slice(0, 60)}`));
     const dir = resolve(place.cwd, options.dir);
@@ -123,7 +127,9 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
       const text = await readRegularFile(paths.log, "undo log");
       if (text.isErr()) return err(io(text.error));
       if (text.value === undefined) return ok({ turns: [] });
-      return decodeUndoLog(text.value, place.sessionId).mapErr((problem) => corrupt(`${paths.log}: ${problem}`));
+      const signing = await key();
+      if (signing.isErr()) return err(io(signing.error));
+      return decodeUndoLog(text.value, place.sessionId, signing.value).mapErr((problem) => corrupt(`${paths.log}: ${problem}`));
     });
 
   /** Drops the blobs `log` does not name (and temp files a crash left). */
@@ -147,7 +153,9 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
       }
       const prepared = await prepareSessionsDir(paths.dir, place.cwd);
       if (prepared.isErr()) return err(io(prepared.error));
-      const written = await writeAtomically(paths.log, encodeUndoLog(place.sessionId, log));
+      const signing = await key();
+      if (signing.isErr()) return err(io(signing.error));
+      const written = await writeAtomically(paths.log, encodeUndoLog(place.sessionId, log, signing.value));
       if (written.isErr()) return err(io(written.error));
       await collect(paths, log);
       return ok(undefined);

@@ -1,8 +1,11 @@
 /**
  * The undo log on disk (`<id>.undo.json`, format `mm-undo`, version 1): encoded as one ASCII JSON
- * line, decoded leniently but checked whole, as hostile input: the first field out of shape is named
- * in one line, and nothing of it is used.
+ * line whose last field, `mac`, is the HMAC-SHA256 of the line before it under the user's undo key
+ * (undo-key.ts). Decoded as hostile input: a signature that does not check refuses the whole log
+ * (a repository can ship files in `.mm/sessions/`, but cannot sign them), then the first field out of
+ * shape is named in one line, and nothing of it is used.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { UndoFile, UndoFileState, UndoLog, UndoTurn } from "@mm/core";
 import { err, ok, type Result } from "neverthrow";
 import { asciiJson } from "../sessions/ascii-json.js";
@@ -13,8 +16,25 @@ export const UNDO_VERSION = 1;
 /** A blob's name: the SHA-256 of its bytes, in lowercase hex. */
 export const BLOB_HASH = /^[0-9a-f]{64}$/;
 
-/** The log's text for session `id`. */
-export const encodeUndoLog = (id: string, log: UndoLog): string => `${asciiJson({ format: UNDO_FORMAT, version: UNDO_VERSION, id, turns: log.turns })}\n`;
+const macOf = (body: string, key: Uint8Array): string => createHmac("sha256", key).update(body).digest("hex");
+
+/** The signed tail of a log's line: `,"mac":"<64 hex digits>"}`. */
+const SIGNED_TAIL = /,"mac":"([0-9a-f]{64})"\}\n?$/;
+
+/** The log's text for session `id`, signed with `key`. */
+export const encodeUndoLog = (id: string, log: UndoLog, key: Uint8Array): string => {
+  const body = asciiJson({ format: UNDO_FORMAT, version: UNDO_VERSION, id, turns: log.turns });
+  return `${body.slice(0, -1)},"mac":"${macOf(body, key)}"}\n`;
+};
+
+/** The unsigned line of a log whose signature checks with `key`; why not, in one line. */
+const verified = (text: string, key: Uint8Array): Decoded<string> => {
+  const tail = SIGNED_TAIL.exec(text);
+  if (tail === null) return err("not signed: undo data is only used when this user's mm wrote it");
+  const body = `${text.slice(0, tail.index)}}`;
+  const expected = Buffer.from(macOf(body, key), "hex");
+  return timingSafeEqual(expected, Buffer.from(tail[1]!, "hex")) ? ok(body) : err("its signature does not check: this user's mm did not write it");
+};
 
 type Decoded<T> = Result<T, string>;
 
@@ -65,11 +85,13 @@ const turnOf = (value: unknown, at: string): Decoded<UndoTurn> => {
   return ok({ at: value.at, question: value.question, files });
 };
 
-/** The log in `text`, written for session `id`; why not, in one line. */
-export const decodeUndoLog = (text: string, id: string): Decoded<UndoLog> => {
+/** The log in `text`, written for session `id` and signed with `key`; why not, in one line. */
+export const decodeUndoLog = (text: string, id: string, key: Uint8Array): Decoded<UndoLog> => {
+  const body = verified(text, key);
+  if (body.isErr()) return err(body.error);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(body.value);
   } catch {
     return err("not JSON");
   }
