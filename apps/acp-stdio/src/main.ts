@@ -38,7 +38,7 @@ const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`
 /** mm's state dir: `$XDG_STATE_HOME/mm` when that is an absolute path, else `~/.local/state/mm`. */
 const stateDirOf = (env: NodeJS.ProcessEnv, home: string): string => {
   const xdg = env.XDG_STATE_HOME;
-  return join(xdg !== undefined && xdg.startsWith("/") ? xdg : join(home, ".local", "state"), "mm");
+  return join(xdg?.startsWith("/") ? xdg : join(home, ".local", "state"), "mm");
 };
 
 /** The ACP stream on stdio: the hardened line reader over stdin, and stdout batched (stdio/); `onNotJson` after a line that is not JSON. */
