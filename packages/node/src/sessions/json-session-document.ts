@@ -260,6 +260,23 @@ export const decodeSessionFile = (source: string, id: string): Result<DecodedDoc
   });
 };
 
+/**
+ * Each message's JSON as the files hold it (ASCII), made once per message: messages are immutable
+ * values, and the document is rewritten whole after every turn (the fold), so a rewrite encodes only
+ * the messages it has not written before. Kept as long as the message is.
+ */
+const encodedMessages = new WeakMap<Message | SystemMessage, string>();
+
+/** `asciiJson(message)`, once per message. Throws as JSON.stringify does. */
+export const encodedMessage = (message: Message | SystemMessage): string => {
+  let text = encodedMessages.get(message);
+  if (text === undefined) {
+    text = asciiJson(message);
+    encodedMessages.set(message, text);
+  }
+  return text;
+};
+
 const MAX_DATE_MS = 8.64e15;
 
 export const isoOf = (ms: number, key: string): string | Invalid =>
@@ -275,7 +292,7 @@ export const encodeSessionDocument = (session: StoredSession, generation?: strin
   if (createdAt instanceof Invalid) return err(createdAt.message);
   const updatedAt = isoOf(session.updatedAt, "updatedAt");
   if (updatedAt instanceof Invalid) return err(updatedAt.message);
-  const document = {
+  const fields = {
     format: SESSION_FORMAT,
     version: SESSION_VERSION,
     id: session.id,
@@ -286,10 +303,11 @@ export const encodeSessionDocument = (session: StoredSession, generation?: strin
     ...(session.model !== undefined ? { model: session.model } : {}),
     ...(session.mode !== undefined ? { mode: session.mode } : {}),
     ...(generation !== undefined ? { generation } : {}),
-    messages: session.history,
   };
   try {
-    return ok(`${asciiJson(document)}\n`);
+    // The text of `asciiJson({ ...fields, messages: session.history })`, its messages encoded once each.
+    const head = asciiJson(fields);
+    return ok(`${head.slice(0, -1)},"messages":[${session.history.map(encodedMessage).join(",")}]}\n`);
   } catch (error) {
     return err(`cannot serialise session: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -5,7 +5,7 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import type { History, Message, StoredSession, SystemMessage } from "@mm/core";
-import { decodeMessage, decodeSystem, expected, Invalid, isoOf, isRecord, shown, type SessionDocumentError } from "./json-session-document.js";
+import { decodeMessage, decodeSystem, encodedMessage, expected, Invalid, isoOf, isRecord, shown, type SessionDocumentError } from "./json-session-document.js";
 import { asciiJson } from "./ascii-json.js";
 
 /** The `format` of a journal's header line. */
@@ -31,7 +31,9 @@ export const journalLines = (previous: History, next: History, updatedAt: number
   }
   const at = isoOf(updatedAt, "updatedAt");
   if (at instanceof Invalid) return err(at.message);
-  const line = (index: number, message: Message): string => `${asciiJson({ at: index, updatedAt: at, message })}\n`;
+  // The text of `asciiJson({ at: index, updatedAt: at, message })`, the message encoded once (the fold reuses it).
+  const stamp = asciiJson(at);
+  const line = (index: number, message: Message): string => `{"at":${index},"updatedAt":${stamp},"message":${encodedMessage(message)}}\n`;
   try {
     let text = previous[0] === next[0] || previous[0].text === next[0].text ? "" : line(0, next[0]);
     for (let i = previous.length; i < next.length; i++) text += line(i, next[i]!);
