@@ -267,11 +267,15 @@ export const decodeSessionFile = (source: string, id: string): Result<DecodedDoc
  */
 const encodedMessages = new WeakMap<Message | SystemMessage, string>();
 
-/** `asciiJson(message)`, once per message. Throws as JSON.stringify does. */
+/**
+ * `asciiJson(message)`, once per message. Kept as a one-byte string: V8 keeps a string made from one
+ * that had a character beyond Latin-1 in its two-byte form, escapes and all, and each write of the
+ * document would then convert every such message again. Throws as JSON.stringify does.
+ */
 export const encodedMessage = (message: Message | SystemMessage): string => {
   let text = encodedMessages.get(message);
   if (text === undefined) {
-    text = asciiJson(message);
+    text = Buffer.from(asciiJson(message), "latin1").toString("latin1");
     encodedMessages.set(message, text);
   }
   return text;
