@@ -7,21 +7,6 @@ import { fileURLToPath } from "node:url";
 /** The repository's root: paths in the output are relative to it, whatever the cwd. */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/**
- * fp-ts from the ES modules it ships beside its CommonJS build (`fp-ts/es6/*`, what its own `module`
- * fields point at): the core imports `fp-ts/lib/*`, which Node and the tests load as CommonJS, and
- * which a bundle would otherwise evaluate whole at start-up (every function of each module, behind
- * CommonJS wrappers); the ES modules let esbuild keep only what mm calls. Same code, same version.
- */
-const fpTsModules = {
-  name: "fp-ts-es-modules",
-  setup(build) {
-    build.onResolve({ filter: /^fp-ts\/lib\// }, (args) =>
-      build.resolve(args.path.replace("fp-ts/lib/", "fp-ts/es6/"), { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer }),
-    );
-  },
-};
-
 /** Options for bundling `entry` into `outdir` (`outdir/<name>.js` and `outdir/chunks/`). */
 export const bundleOptions = (entry, outdir, name) => ({
   entryPoints: [entry],
@@ -44,5 +29,4 @@ export const bundleOptions = (entry, outdir, name) => ({
   write: false,
   metafile: true,
   absWorkingDir: REPO_ROOT,
-  plugins: [fpTsModules],
 });
