@@ -5,7 +5,6 @@ import type { Clock } from "../ports/clock.js";
 import type { Model } from "../ports/model.js";
 import { runModelStep } from "../turn/model-step.js";
 import { estimateTokens } from "../turn/token-estimate.js";
-import { planCompaction } from "./plan-compaction.js";
 import { SUMMARY_SYSTEM_PROMPT, summaryRequestText } from "./summary-request.js";
 
 /** How a compaction went: compacted (with the new history and figures), nothing to do, or failed. */
@@ -50,6 +49,9 @@ export const compactHistory = async (
   /** The model to ask, when not the adapter's default (the session's choice). */
   modelName?: string,
 ): Promise<CompactionResult> => {
+  // Imported when a session first compacts (rarely, and before a model call): start-up loads none of
+  // the planning, nor fp-ts, which it is written with.
+  const { planCompaction } = await import("./plan-compaction.js");
   const plan = planCompaction(history, keepLastTurns);
   if (plan.kind === "nothing") return { kind: "nothing", messages: plan.messageCount, keepLastTurns };
   const started = deps.clock.now();
