@@ -11,6 +11,7 @@ import { completed, defineTool, type Tool } from "../src/tools/tool.js";
 import type { UndoLimits } from "../src/ports/undo-store.js";
 import {
   counterHex,
+  errorReply,
   inMemoryChangeTracker,
   inMemoryFileSystem,
   inMemorySessionStore,
@@ -37,6 +38,8 @@ type SetupOptions = {
   shell?: ShellScript;
   undo?: boolean;
   limits?: UndoLimits;
+  /** When the history is compacted during a turn. */
+  compact?: { readonly threshold: number; readonly keepLastTurns: number };
   /** Where the session's file system lands a path (the sandbox's boundary, links); the path itself when absent. */
   realPath?: (path: string) => Result<string, FsError>;
   /** Tools beside the built-in ones (an MCP server's, say), given the files. */
@@ -64,7 +67,11 @@ const setup = (options: SetupOptions) => {
       ...(options.tools !== undefined ? { tools: [...builtinTools, ...options.tools(files)] } : {}),
       ...(options.undo === false ? {} : { undo }),
     },
-    { os: "linux x64", ...(options.limits !== undefined ? { undoLimits: options.limits } : {}) },
+    {
+      os: "linux x64",
+      ...(options.limits !== undefined ? { undoLimits: options.limits } : {}),
+      ...(options.compact !== undefined ? { compactThreshold: options.compact.threshold, keepLastTurns: options.compact.keepLastTurns } : {}),
+    },
   );
   const notices = () => events.flatMap((e) => (e.type === "notice" ? [e.text] : []));
   const prompt = async (id: string, text: string) => (await agent.prompt(id, say(text), (e) => events.push(e)))._unsafeUnwrap();
@@ -145,6 +152,47 @@ describe("/undo", () => {
     expect(t.agent.session(s.id)!.history).toHaveLength(1);
     await t.prompt(s.id, "/undo");
     expect(t.notices().at(-1)).toBe("↩ nothing to undo: the conversation has no turn.");
+  });
+
+  it("still undoes a turn after the same prompt sent again failed before any answer (its records are not forgotten)", async () => {
+    const t = setup({
+      replies: [
+        toolReply([{ name: "write_file", input: { path: "a.txt", content: "1" } }]),
+        textReply("ok"),
+        errorReply({ kind: "network", message: "connection reset" }),
+      ],
+      files: { "/w/a.txt": "0" },
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "continue");
+    await t.prompt(s.id, "continue");
+    expect(t.agent.session(s.id)!.history).toHaveLength(5);
+    await t.prompt(s.id, "/undo");
+    expect(t.fs.files.get("/w/a.txt")).toBe("0");
+    expect(t.notices().at(-1)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 0 removed, history back to 0 message\(s\)\./);
+  });
+
+  it("undoes a turn compacted as it ran, and forgets the turns before it", async () => {
+    const t = setup({
+      replies: [
+        toolReply([{ name: "write_file", input: { path: "a.txt", content: "1" } }]),
+        textReply("ok"),
+        toolReply([{ name: "write_file", input: { path: "b.txt", content: "2" } }], "", { inputTokens: 5000, outputTokens: 10 }),
+        textReply("the summary"),
+        textReply("ok"),
+      ],
+      files: { "/w/a.txt": "0" },
+      compact: { threshold: 1000, keepLastTurns: 1 },
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "one");
+    await t.prompt(s.id, "two");
+    expect(t.agent.session(s.id)!.history[1]).toMatchObject({ role: "user", summary: true });
+    await t.prompt(s.id, "/undo");
+    expect(t.fs.files.has("/w/b.txt")).toBe(false);
+    expect(t.notices().at(-1)).toMatch(/^↩ undid the last turn: 0 file\(s\) restored, 1 removed, history back to 1 message\(s\)\./);
+    await t.prompt(s.id, "/undo");
+    expect(t.fs.files.get("/w/a.txt")).toBe("1");
   });
 
   it("restores nothing while a file is not as the turn left it, until /undo force", async () => {

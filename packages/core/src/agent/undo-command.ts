@@ -25,7 +25,7 @@ export const startTurnFiles = async (state: AgentState, live: LiveSession, quest
   const store = state.deps.undo;
   if (store === undefined) return undefined;
   const deps = { store, fs: fsOf(state, live), limits: limitsOf(state), warn: state.warn };
-  return turnFiles(deps, placeOf(live), live.session.history.length, question);
+  return turnFiles(deps, placeOf(live), live.session.history, question);
 };
 
 /** Forgets every recorded turn of the session (its history was rewritten: they point into one that is gone). */

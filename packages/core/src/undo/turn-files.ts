@@ -50,9 +50,10 @@ const notKept = (note: string | undefined): UndoFileState => ({
   reason: `its content before the turn was not kept${note === undefined ? "" : ` (${note})`}`,
 });
 
-/** Starts recording the turn whose prompt goes at `at` in the history. */
-export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, at: number, question: string): Promise<TurnFiles> => {
+/** Starts recording the turn that runs from `start` (its prompt goes at `start.length` in the history). */
+export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: History, question: string): Promise<TurnFiles> => {
   const { store, fs, limits } = deps;
+  const at = start.length;
   const loaded = await store.loadLog(place);
   if (loaded.isErr()) deps.warn(`session ${place.sessionId}: undo data not read, earlier turns cannot be undone: ${describeUndoStoreError(loaded.error)}`);
   const known = loaded.isOk() ? loaded.value.turns : [];
@@ -128,12 +129,17 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, at: numbe
   };
 
   const finish = async (history: History): Promise<void> => {
-    const last = lastTurnIndex(history);
-    const message = last === undefined ? undefined : history[last];
-    if (last !== undefined && last !== turnAt && message?.role === "user" && questionKey(message.text) === questionKey(question)) {
-      // Compacted during the turn: the earlier records point into a history that is gone.
+    // Compacted during the turn when the history no longer starts with the one the turn started
+    // from: the earlier records point into a history that is gone. (A turn that ended before any
+    // answer leaves the history as it started: the last prompt is then an earlier turn's, perhaps
+    // with the same words, and the records stay.)
+    const compacted = history.length < start.length || start.some((message, i) => history[i] !== message);
+    if (compacted) {
+      const last = lastTurnIndex(history);
+      const message = last === undefined ? undefined : history[last];
       earlier = [];
-      turnAt = last;
+      if (last !== undefined && message?.role === "user" && questionKey(message.text) === questionKey(question)) turnAt = last;
+      else files.clear();
       dirty = true;
     }
     if (dirty) await save();
