@@ -210,6 +210,33 @@ describe("/undo", () => {
     expect(second.problems).toEqual([]);
   });
 
+  it("in a cwd reached through a symbolic link, restores a removed directory's files and never records its own", async () => {
+    const real = cwd;
+    const linked = join(tempDir("undo-linked"), "project");
+    symlinkSync(real, linked);
+    mkdirSync(join(real, "sub"));
+    writeFileSync(join(real, "sub/a.txt"), "in sub\n");
+    writeFileSync(join(real, "keep.txt"), "kept\n");
+    const agent = spawnAgent({
+      env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: real, XDG_STATE_HOME: state },
+      cwd: linked,
+      args: ["--config", config],
+    });
+    const { sessionId, before } = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd: linked, mcpServers: [] });
+      await prompt(client, sessionId, "hello");
+      const before = treeHash(real);
+      server.enqueue(toolCalls([{ name: "bash", arguments: { command: "rm -rf sub .mm && echo x > keep.txt" } }]), text("done"));
+      await prompt(client, sessionId, "clean");
+      await prompt(client, sessionId, "/undo");
+      return { sessionId, before };
+    });
+    await stop(agent);
+    expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 2 file\(s\) restored, 0 removed, history back to 2 message\(s\)\.\nNot undone/);
+    expect(treeHash(real)).toEqual(before);
+    expect(agent.problems).toEqual([]);
+  });
+
   it("takes back a turn cut short by a SIGKILL, from another process", async () => {
     writeFileSync(join(cwd, "a.txt"), "mine\n");
     writeFileSync(join(cwd, "b.bin"), BINARY);

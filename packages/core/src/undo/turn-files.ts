@@ -106,7 +106,8 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
     let changed = false;
     for (const path of new Set([...outcome.diffs.map((d) => d.path), ...named])) {
       const landed = await landingPath(fs, path);
-      if (store.owns(place.cwd, landed)) continue;
+      // Either way: the cwd itself may be reached through a link, and the sessions dir is named under it.
+      if (store.owns(place.cwd, path) || store.owns(place.cwd, landed)) continue;
       const now = await store.read(landed, limits.maxFileBytes);
       const recorded = files.get(landed);
       if (recorded !== undefined) {

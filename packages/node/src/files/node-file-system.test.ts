@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -107,6 +107,13 @@ describe("nodeFileSystem and symbolic links", () => {
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it("lands a path under missing directories below a linked one at the link's target", async () => {
+    await mkdir(join(dir, "real"));
+    await symlink(join(dir, "real"), join(dir, "linked"));
+    const landed = await nodeFileSystem().realPath!(join(dir, "linked/gone/deeper/a.txt"));
+    expect(landed._unsafeUnwrap()).toBe(join(await realpath(dir), "real/gone/deeper/a.txt"));
   });
 
   it("refuses a write through a link to nothing, and creates nothing", async () => {

@@ -128,14 +128,20 @@ const writeRegular = async (asked: string, text: string): Promise<Result<void, F
   }
 };
 
-/** Where a write to `path` lands: every link on the way resolved; a link to nothing is an error. */
+/** `path` with every link of its deepest existing directory resolved; the part that does not exist yet kept as written. */
+const resolvedAbove = async (path: string): Promise<string> => {
+  const parent = dirname(path);
+  if (parent === path) return path;
+  const base = (await realpath(parent).catch(() => undefined)) ?? (await resolvedAbove(parent));
+  return `${base === "/" ? "" : base}/${basename(path)}`;
+};
+
+/** Where a write to `path` lands: every link on the way resolved (missing directories too); a link to nothing is an error. */
 const landing = async (path: string): Promise<Result<string, FsError>> => {
   const openable = await openablePath(path, "write");
   if (openable.isErr()) return openable;
   const real = await realpath(openable.value).catch(() => undefined);
-  if (real !== undefined) return ok(real);
-  const parent = await realpath(dirname(openable.value)).catch(() => undefined);
-  return ok(parent === undefined ? openable.value : `${parent === "/" ? "" : parent}/${basename(openable.value)}`);
+  return ok(real ?? (await resolvedAbove(openable.value)));
 };
 
 const kindOf = (info: { isFile(): boolean; isDirectory(): boolean }): FileStat["kind"] => (info.isFile() ? "file" : info.isDirectory() ? "directory" : "other");
