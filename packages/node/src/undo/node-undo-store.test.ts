@@ -56,7 +56,7 @@ describe("nodeUndoStore", () => {
     await mkdir(join(cwd, ".mm/sessions"), { recursive: true });
     await writeFile(
       join(cwd, `.mm/sessions/${ID}.undo.json`),
-      signed({ format: "mm-undo", version: 1, id: ID, turns: [{ at: 1, question: "q", files: [{ path: "../x" }] }] }),
+      signed({ format: "mm-undo", version: 1, id: ID, cwd, turns: [{ at: 1, question: "q", files: [{ path: "../x" }] }] }),
     );
     const refused = (await store.loadLog(place))._unsafeUnwrapErr();
     expect(refused.kind).toBe("corrupt");
@@ -66,6 +66,35 @@ describe("nodeUndoStore", () => {
     expect((await store.getBlob(place, hash))._unsafeUnwrapErr().kind).toBe("corrupt");
     expect((await store.getBlob(place, "../../etc/passwd"))._unsafeUnwrapErr().kind).toBe("corrupt");
     expect((await store.loadLog({ cwd, sessionId: "../x" }))._unsafeUnwrapErr().message).toMatch(/^invalid session id/);
+  });
+
+  it("refuses a log copied with the project to another directory: its paths name the first one's files", async () => {
+    const cwd = await temp();
+    const copy = await temp();
+    const store = nodeUndoStore({ dir: ".mm/sessions", key });
+    const hash = (await store.putBlob({ cwd, sessionId: ID }, new Uint8Array([1])))._unsafeUnwrap();
+    const turns = [
+      { at: 1, question: "q", files: [{ path: join(cwd, "a"), before: { kind: "blob" as const, hash, size: 1 }, after: { kind: "absent" as const } }] },
+    ];
+    (await store.saveLog({ cwd, sessionId: ID }, { turns }))._unsafeUnwrap();
+    await mkdir(join(copy, ".mm/sessions"), { recursive: true });
+    await writeFile(join(copy, `.mm/sessions/${ID}.undo.json`), await readFile(join(cwd, `.mm/sessions/${ID}.undo.json`)));
+    const refused = (await store.loadLog({ cwd: copy, sessionId: ID }))._unsafeUnwrapErr();
+    expect(refused.kind).toBe("corrupt");
+    expect(refused.message).toMatch(/: cwd: expected .*, got .*: written for another directory$/);
+    expect((await store.loadLog({ cwd, sessionId: ID }))._unsafeUnwrap()).toEqual({ turns });
+  });
+
+  it("keeps a blob whose name is taken by other bytes of the same size (planted, or damaged) as its own bytes", async () => {
+    const cwd = await temp();
+    const store = nodeUndoStore({ dir: ".mm/sessions", key });
+    const place = { cwd, sessionId: ID };
+    const bytes = new TextEncoder().encode("the user's file");
+    const hash = store.hash(bytes);
+    await mkdir(join(cwd, `.mm/sessions/${ID}.undo`), { recursive: true });
+    await writeFile(join(cwd, `.mm/sessions/${ID}.undo/${hash}`), "x".repeat(bytes.length));
+    expect((await store.putBlob(place, bytes))._unsafeUnwrap()).toBe(hash);
+    expect(new TextDecoder().decode((await store.getBlob(place, hash))._unsafeUnwrap())).toBe("the user's file");
   });
 
   it("reads a link as unreadable, and restores by replacing what is at the path, never writing through a link", async () => {

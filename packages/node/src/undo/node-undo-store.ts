@@ -106,7 +106,11 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
       const hash = sha256(bytes);
       const target = join(paths.blobs, hash);
       const known = await lstat(target).catch(() => undefined);
-      if (known?.isFile() === true && known.size === bytes.length) return ok(hash);
+      // Kept already, when what is there holds these bytes (not other bytes of the same size).
+      if (known?.isFile() === true && known.size === bytes.length) {
+        const kept = await readBlob(target);
+        if (kept.isOk() && sha256(kept.value) === hash) return ok(hash);
+      }
       await writeBlob(target, bytes);
       const synced = await syncDir(paths.blobs);
       return synced.isErr() ? err(io(synced.error)) : ok(hash);
@@ -129,7 +133,7 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
       if (text.value === undefined) return ok({ turns: [] });
       const signing = await key();
       if (signing.isErr()) return err(io(signing.error));
-      return decodeUndoLog(text.value, place.sessionId, signing.value).mapErr((problem) => corrupt(`${paths.log}: ${problem}`));
+      return decodeUndoLog(text.value, place.sessionId, place.cwd, signing.value).mapErr((problem) => corrupt(`${paths.log}: ${problem}`));
     });
 
   /** Drops the blobs `log` does not name (and temp files a crash left). */
@@ -155,7 +159,7 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
       if (prepared.isErr()) return err(io(prepared.error));
       const signing = await key();
       if (signing.isErr()) return err(io(signing.error));
-      const written = await writeAtomically(paths.log, encodeUndoLog(place.sessionId, log, signing.value));
+      const written = await writeAtomically(paths.log, encodeUndoLog(place.sessionId, place.cwd, log, signing.value));
       if (written.isErr()) return err(io(written.error));
       await collect(paths, log);
       return ok(undefined);

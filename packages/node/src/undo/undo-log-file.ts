@@ -21,9 +21,9 @@ const macOf = (body: string, key: Uint8Array): string => createHmac("sha256", ke
 /** The signed tail of a log's line: `,"mac":"<64 hex digits>"}`. */
 const SIGNED_TAIL = /,"mac":"([0-9a-f]{64})"\}\n?$/;
 
-/** The log's text for session `id`, signed with `key`. */
-export const encodeUndoLog = (id: string, log: UndoLog, key: Uint8Array): string => {
-  const body = asciiJson({ format: UNDO_FORMAT, version: UNDO_VERSION, id, turns: log.turns });
+/** The log's text for session `id` in `cwd`, signed with `key`. */
+export const encodeUndoLog = (id: string, cwd: string, log: UndoLog, key: Uint8Array): string => {
+  const body = asciiJson({ format: UNDO_FORMAT, version: UNDO_VERSION, id, cwd, turns: log.turns });
   return `${body.slice(0, -1)},"mac":"${macOf(body, key)}"}\n`;
 };
 
@@ -85,8 +85,8 @@ const turnOf = (value: unknown, at: string): Decoded<UndoTurn> => {
   return ok({ at: value.at, question: value.question, files });
 };
 
-/** The log in `text`, written for session `id` and signed with `key`; why not, in one line. */
-export const decodeUndoLog = (text: string, id: string, key: Uint8Array): Decoded<UndoLog> => {
+/** The log in `text`, written for session `id` in `cwd` and signed with `key`; why not, in one line. */
+export const decodeUndoLog = (text: string, id: string, cwd: string, key: Uint8Array): Decoded<UndoLog> => {
   const body = verified(text, key);
   if (body.isErr()) return err(body.error);
   let value: unknown;
@@ -99,6 +99,8 @@ export const decodeUndoLog = (text: string, id: string, key: Uint8Array): Decode
   if (value.format !== UNDO_FORMAT) return err(`format: expected "${UNDO_FORMAT}", got ${show(value.format)}`);
   if (value.version !== UNDO_VERSION) return err(`version: this mm reads version ${UNDO_VERSION}, got ${show(value.version)}`);
   if (value.id !== id) return err(`id: expected ${show(id)}, got ${show(value.id)}`);
+  // A project copied (or moved) with its sessions dir: the log's paths name the files of the first one.
+  if (value.cwd !== cwd) return err(`cwd: expected ${show(cwd)}, got ${show(value.cwd)}: written for another directory`);
   if (!Array.isArray(value.turns)) return err(`turns: expected an array, got ${show(value.turns)}`);
   const turns: UndoTurn[] = [];
   for (const [i, turn] of value.turns.entries()) {
