@@ -179,6 +179,35 @@ describe("/undo", () => {
     });
   }
 
+  it("in a git repository whose .gitattributes converts a file, never puts back git's copy in place of the user's bytes", async () => {
+    writeFileSync(join(cwd, ".gitattributes"), "* text=auto\n");
+    writeFileSync(join(cwd, "crlf.txt"), "one\r\ntwo\r\n");
+    writeFileSync(join(cwd, "plain.txt"), "plain\n");
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "init");
+    const before = treeHash(cwd);
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: "sed -i s/one/ONE/ crlf.txt && echo changed > plain.txt" } }]), text("done"));
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await prompt(client, sessionId, "change");
+      await prompt(client, sessionId, "/undo");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(readFileSync(join(cwd, "plain.txt"), "utf8")).toBe("plain\n");
+    // Git keeps it with LF endings: that copy is not the user's bytes, so the file is named, left as the turn left it.
+    expect(readFileSync(join(cwd, "crlf.txt"), "utf8")).toBe("ONE\r\ntwo\r\n");
+    expect(lastChunk(agent, sessionId)).toBe(
+      "↩ undid the last turn: 1 file(s) restored, 0 removed, history back to 0 message(s).\n" +
+        `Not restorable (left as they are):\n- ${join(cwd, "crlf.txt")}: its content before the turn was not kept\n` +
+        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes).",
+    );
+    expect({ ...treeHash(cwd), "crlf.txt": before["crlf.txt"] }).toEqual(before);
+    expect(agent.problems).toEqual([]);
+  });
+
   it("goes back turn by turn, and on after session/load in a new process", async () => {
     writeFileSync(join(cwd, "a.txt"), "0\n");
     const first = spawn();
@@ -367,6 +396,32 @@ describe("/undo", () => {
       expect(agent.problems).toEqual([]);
     });
   }
+
+  it.skipIf(noSandbox !== undefined)("with the sandbox on, recreates removed files and directories, and removes created ones", async () => {
+    mkdirSync(join(cwd, "sub/deeper"), { recursive: true });
+    writeFileSync(join(cwd, "sub/deeper/a.txt"), "deep\n");
+    writeFileSync(join(cwd, "gone.txt"), "bye\n");
+    writeFileSync(join(cwd, "bin.dat"), BINARY);
+    const sandboxed = join(tempDir("undo-config"), "mm.json");
+    writeFileSync(sandboxed, JSON.stringify({ sessions: { enabled: true }, tools: { sandbox: "workspace" } }));
+    const before = treeHash(cwd);
+    server.enqueue(
+      toolCalls([{ name: "bash", arguments: { command: "rm -rf sub gone.txt && printf x > bin.dat && mkdir -p made/here && echo n > made/here/n.txt" } }]),
+      text("done"),
+    );
+    const agent = spawn(sandboxed);
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await prompt(client, sessionId, "change");
+      expect(readdirSync(cwd)).not.toContain("sub");
+      await prompt(client, sessionId, "/undo");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 3 file\(s\) restored, 1 removed, history back to 0 message\(s\)\.\nNot undone/);
+    expect(treeHash(cwd)).toEqual(before);
+    expect(agent.problems).toEqual([]);
+  });
 
   it("refuses hostile undo data in one line and changes nothing; the next turn starts a new log", async () => {
     writeFileSync(join(cwd, "a.txt"), "mine\n");

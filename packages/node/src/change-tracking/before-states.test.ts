@@ -33,6 +33,18 @@ describe("before-states", () => {
     await check(dir);
   });
 
+  it("in a git work tree, not of a file git converts as it stores it (core.autocrlf): its blob is not the user's bytes", async () => {
+    const repo = await dirs.make();
+    sh(repo, "git init -q && git config core.autocrlf input");
+    await writeFiles(repo, { "crlf.txt": "a\r\nb\r\n", "lf.txt": "a\n" });
+    sh(repo, "git add -A && git -c user.name=t -c user.email=t@t commit -qm init");
+    const snapshot = (await changeTracker().begin(repo))._unsafeUnwrap();
+    sh(repo, "sed -i s/a/c/ crlf.txt lf.txt");
+    expect((await snapshot.finish())._unsafeUnwrap().map((d) => d.path)).toEqual([join(repo, "crlf.txt"), join(repo, "lf.txt")]);
+    expect(snapshot.before?.(join(repo, "crlf.txt"))).toBeUndefined();
+    expect(Buffer.from(snapshot.before?.(join(repo, "lf.txt")) ?? []).toString()).toBe("a\n");
+  });
+
   it("of a file too large to diff: read in a git work tree (within its own limit), not kept outside git", async () => {
     const large = Buffer.alloc(300 * 1024, 7);
     const repo = await gitRepo(await dirs.make(), { "large.bin": large, "huge.bin": Buffer.alloc(600 * 1024, 1) });

@@ -62,9 +62,15 @@ export const takeBeforeStates = (diffs: readonly FileDiff[]): ReadonlyMap<string
 
 /**
  * The FileDiffs of `changes`, sorted by path; texts kept in that order while within `maxDiffBytes`.
- * The states before that were read (and `larger`'s) are kept for {@link takeBeforeStates}.
+ * The states before that were read (and `larger`'s) are kept for {@link takeBeforeStates}, but those
+ * of `notBytes` (paths whose state read is not their bytes: git converted them as it stored them).
  */
-export const fileDiffsOf = (changes: readonly FileChange[], limits: TrackingLimits, larger: ReadonlyMap<string, Buffer> = new Map()): FileDiff[] => {
+export const fileDiffsOf = (
+  changes: readonly FileChange[],
+  limits: TrackingLimits,
+  larger: ReadonlyMap<string, Buffer> = new Map(),
+  notBytes: ReadonlySet<string> = new Set(),
+): FileDiff[] => {
   const diffs = diffsOf(changes, limits);
   // What was read before of files too large to diff (`larger`), then what the diffs read.
   const before = new Map<string, Buffer | null>(larger);
@@ -72,6 +78,7 @@ export const fileDiffsOf = (changes: readonly FileChange[], limits: TrackingLimi
     if (change.before === null) before.set(change.path, null);
     else if (change.before.kind === "bytes") before.set(change.path, change.before.bytes);
   }
+  for (const path of notBytes) before.delete(path);
   beforeStates.set(diffs, before);
   return diffs;
 };

@@ -83,13 +83,19 @@ const stateOf = (
   return bytes === undefined ? { kind: "omitted" } : { kind: "bytes", bytes };
 };
 
-/** The FileDiffs of `entries` (paths relative to the work tree's top, all under the cwd), read before `deadline`. */
+/**
+ * The FileDiffs of `entries` (paths relative to the work tree's top, all under the cwd), read before
+ * `deadline`. `recorded`: the work tree's sizes the index before held (`recordedSizes`); a file whose
+ * blob is of another size was converted by git as it was stored, so its blob is not its bytes and is
+ * not handed over as what it held before (for /undo).
+ */
 export const gitFileDiffs = async (
   cat: CatFile,
   tree: WorkTree,
   entries: readonly RawDiffEntry[],
   limits: TrackingLimits,
   deadline: number,
+  recorded: ReadonlyMap<string, number> = new Map(),
 ): Promise<Result<FileDiff[], GitFailure>> => {
   const changed = entries.filter(contentChanged);
   const ids = blobIds(changed);
@@ -114,5 +120,10 @@ export const gitFileDiffs = async (
   }));
   const larger = await largerBefore(cat, changed, sizes, limits, deadline);
   if (isFailure(larger)) return err(larger);
-  return ok(fileDiffsOf(changes, limits, new Map([...larger].map(([entry, bytes]) => [pathOf(entry), bytes]))));
+  const converted = changed.filter((entry) => {
+    const kept = recorded.get(entry.path);
+    const size = kindOf(entry.oldMode) === "blob" ? sizes.get(entry.oldId) : undefined;
+    return kept !== undefined && kept !== 0 && size !== undefined && kept !== size % 2 ** 32;
+  });
+  return ok(fileDiffsOf(changes, limits, new Map([...larger].map(([entry, bytes]) => [pathOf(entry), bytes])), new Set(converted.map(pathOf))));
 };

@@ -210,6 +210,24 @@ export const indexDifferences = (before: Buffer | undefined, after: Buffer | und
   return entries;
 };
 
+/**
+ * The sizes the index `bytes` records for the entries at exactly `paths`: the size of the file in the
+ * work tree when it was staged (0 when git did not record it, a racily clean entry), which differs
+ * from its blob's when git converted the file as it stored it (end of lines, an encoding).
+ */
+export const recordedSizes = (bytes: Buffer | undefined, idBytes: number, paths: readonly string[]): Map<string, number> => {
+  const sizes = new Map<string, number>();
+  if (bytes === undefined) return sizes;
+  const t = tabulate(bytes, idBytes);
+  for (const path of paths) {
+    const wanted = Buffer.from(path, "utf8");
+    const i = lowerBound(t, wanted);
+    if (path !== "" && i < t.count && t.pathLength[i] === wanted.length && compareAt(t, i, wanted) === 0)
+      sizes.set(path, t.bytes.readUInt32BE(t.entry[i]! + SIZE_AT));
+  }
+  return sizes;
+};
+
 /** Offsets in the file of the stage-0 entries at exactly `paths` (relative to the work tree's top). */
 export const entryOffsets = (bytes: Buffer, idBytes: number, paths: readonly string[]): number[] => {
   const t = tabulate(bytes, idBytes);

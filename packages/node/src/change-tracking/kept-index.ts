@@ -33,7 +33,7 @@ import type { FileDiff } from "@mm/core";
 import { startCatFile, type CatFile } from "./cat-file.js";
 import { gitFileDiffs } from "./git-file-diffs.js";
 import { gitSteps, type GitContext, type GitSteps } from "./git-runner.js";
-import { entryOffsets, indexDifferences, SIZE_AT, trackedPaths } from "./index-entries.js";
+import { entryOffsets, indexDifferences, recordedSizes, SIZE_AT, trackedPaths } from "./index-entries.js";
 import { listDirectories } from "./list-directories.js";
 import { ignoreRules } from "./ignore-rules.js";
 import { repositoryDefenses } from "./repo-defenses.js";
@@ -352,7 +352,12 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     const entries = indexDifferences(before.bytes, index?.bytes, tree.idBytes, paths);
     if (entries.length === 0) return ok([]);
     if (cat === undefined || !cat.usable()) cat = startCatFile(git.path, tree.top, gitEnvironment(git.env));
-    return gitFileDiffs(cat, tree, entries, git.limits, Date.now() + git.limits.finishTimeoutMs);
+    const recorded = recordedSizes(
+      before.bytes,
+      tree.idBytes,
+      entries.map((entry) => entry.path),
+    );
+    return gitFileDiffs(cat, tree, entries, git.limits, Date.now() + git.limits.finishTimeoutMs, recorded);
   };
 
   return {
