@@ -423,6 +423,34 @@ describe("/undo", () => {
     expect(agent.problems).toEqual([]);
   });
 
+  it("takes back a symbolic link the turn made as the link, never the file it points to", async () => {
+    const outside = tempDir("undo-outside");
+    writeFileSync(join(outside, "precious.txt"), "precious\n");
+    writeFileSync(join(cwd, "a.txt"), "mine\n");
+    server.enqueue(
+      toolCalls([{ name: "bash", arguments: { command: `ln -s ${join(outside, "precious.txt")} out-link && ln -s a.txt in-link && echo x > b.txt` } }]),
+      text("done"),
+    );
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await prompt(client, sessionId, "link");
+      await prompt(client, sessionId, "/undo");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(readFileSync(join(outside, "precious.txt"), "utf8")).toBe("precious\n");
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("mine\n");
+    expect(readdirSync(cwd).sort()).toEqual([".mm", "a.txt", "in-link", "out-link"]);
+    expect(lastChunk(agent, sessionId)).toBe(
+      "↩ undid the last turn: 0 file(s) restored, 1 removed, history back to 0 message(s).\nNot restorable (left as they are):\n" +
+        `- ${join(cwd, "in-link")}: its content before the turn was not kept (symbolic link created)\n` +
+        `- ${join(cwd, "out-link")}: its content before the turn was not kept (symbolic link created)\n` +
+        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes).",
+    );
+    expect(agent.problems).toEqual([]);
+  });
+
   it("refuses hostile undo data in one line and changes nothing; the next turn starts a new log", async () => {
     writeFileSync(join(cwd, "a.txt"), "mine\n");
     const agent = spawn();

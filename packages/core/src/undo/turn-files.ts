@@ -45,6 +45,17 @@ const sameNow = (a: FileNow, b: FileNow): boolean => {
   return a.bytes.every((byte, i) => byte === b.bytes[i]);
 };
 
+/**
+ * Where the entry at `path` is, its directory's links resolved but not its own: a changed entry the
+ * change tracker names is the entry itself (a link the command made is the link, not what it points to).
+ */
+const entryPath = async (fs: FileSystem, path: string): Promise<string> => {
+  const slash = path.lastIndexOf("/");
+  if (slash <= 0) return path;
+  const dir = await landingPath(fs, path.slice(0, slash));
+  return `${dir === "/" ? "" : dir}/${path.slice(slash + 1)}`;
+};
+
 const notKept = (note: string | undefined): UndoFileState => ({
   kind: "unknown",
   reason: `its content before the turn was not kept${note === undefined ? "" : ` (${note})`}`,
@@ -105,7 +116,8 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
   const afterCall = async (named: readonly string[], outcome: ToolOutcome): Promise<void> => {
     let changed = false;
     for (const path of new Set([...outcome.diffs.map((d) => d.path), ...named])) {
-      const landed = await landingPath(fs, path);
+      // A file tool writes through a link to its target; a diff names the entry that changed.
+      const landed = named.includes(path) ? await landingPath(fs, path) : await entryPath(fs, path);
       // Either way: the cwd itself may be reached through a link, and the sessions dir is named under it.
       if (store.owns(place.cwd, path) || store.owns(place.cwd, landed)) continue;
       const now = await store.read(landed, limits.maxFileBytes);

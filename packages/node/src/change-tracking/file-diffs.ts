@@ -75,6 +75,8 @@ export const fileDiffsOf = (
   // What was read before of files too large to diff (`larger`), then what the diffs read.
   const before = new Map<string, Buffer | null>(larger);
   for (const change of changes) {
+    // A link or a submodule made, replaced or removed: no state before is handed over (not restorable).
+    if ([change.before, change.after].some((state) => state?.kind === "link" || state?.kind === "submodule")) continue;
     if (change.before === null) before.set(change.path, null);
     else if (change.before.kind === "bytes") before.set(change.path, change.before.bytes);
   }
