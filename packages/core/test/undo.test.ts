@@ -401,6 +401,17 @@ describe("planUndo", () => {
     expect(plan.notRestorable).toEqual([{ path: "/f", reason: "too big" }]);
   });
 
+  it("leaves a file the turn left as it found it, whatever it holds now (made and removed, or changed back)", () => {
+    const plan = planUndo(
+      [
+        { path: "/tmp-script", before: { kind: "absent" }, after: { kind: "absent" } },
+        { path: "/reverted", before: blob("1"), after: blob("1") },
+      ],
+      [blob("the user's own since"), blob("the user's edit since")],
+    );
+    expect(plan).toEqual({ actions: [], conflicts: [], notRestorable: [] });
+  });
+
   it("says what it did in one chunk", () => {
     expect(undoneLine({ restored: 3, removed: 1, messages: 4, notRestorable: [], failed: [], recorded: true })).toMatch(
       /^↩ undid the last turn: 3 file\(s\) restored, 1 removed, history back to 4 message\(s\)\.\nNot undone: /,

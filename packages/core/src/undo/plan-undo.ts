@@ -44,7 +44,9 @@ export const planUndo = (files: readonly UndoFile[], now: readonly CurrentState[
       notRestorable.push({ path: file.path, reason: before.reason });
       return;
     }
-    if (same(before, current)) return;
+    // As before already, or the turn left it as it found it (made then removed, changed back): what
+    // it holds now is not the turn's doing.
+    if (same(before, current) || same(before, file.after)) return;
     if (!same(file.after, current)) conflicts.push({ path: file.path, reason: conflictReason(file.after, current) });
     actions.push({ path: file.path, to: before, kind: before.kind === "absent" ? "remove" : "restore" });
   });
