@@ -37,6 +37,8 @@ type SetupOptions = {
   files: Record<string, string>;
   shell?: ShellScript;
   undo?: boolean;
+  /** false: sessions are not kept (no session store), as with `sessions.enabled` off. */
+  persist?: boolean;
   limits?: UndoLimits;
   /** When the history is compacted during a turn. */
   compact?: { readonly threshold: number; readonly keepLastTurns: number };
@@ -62,7 +64,7 @@ const setup = (options: SetupOptions) => {
       skills: inMemorySkillCatalogue([]),
       clock: manualClock(),
       random: counterHex(),
-      store,
+      ...(options.persist === false ? {} : { store }),
       changes: inMemoryChangeTracker(files),
       ...(options.tools !== undefined ? { tools: [...builtinTools, ...options.tools(files)] } : {}),
       ...(options.undo === false ? {} : { undo }),
@@ -351,6 +353,22 @@ describe("/undo", () => {
     const s = await t.agent.startSession("/w");
     await t.prompt(s.id, "clean up");
     expect(t.undo.logs.get(`/w|${s.id}`)?.turns[0]?.files.map((f) => f.path)).toEqual(["/w/a.txt"]);
+  });
+
+  it("drops a closed session's undo data when sessions are not kept: nothing could undo it again, it would only hold memory", async () => {
+    const t = setup({
+      replies: [toolReply([{ name: "write_file", input: { path: "a.txt", content: "new" } }]), textReply("ok")],
+      files: { "/w/a.txt": "old" },
+      persist: false,
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "write");
+    expect([...(t.undo.blobs.get(`/w|${s.id}`)?.keys() ?? [])]).toHaveLength(1);
+    expect(t.agent.closeSession(s.id)).toBe(true);
+    await t.agent.whenIdle();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(t.undo.logs.get(`/w|${s.id}`)).toEqual({ turns: [] });
+    expect([...(t.undo.blobs.get(`/w|${s.id}`)?.keys() ?? [])]).toHaveLength(0);
   });
 
   it("removes a session's undo data with the session", async () => {

@@ -201,6 +201,16 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
       state.log(`session ${id}: closed`);
       // Once its cancelled turn has ended, the session is left tidy on disk and free for other processes.
       void state.queue.idle().then(() => releaseStored(state, live.session.cwd, id));
+      // Sessions not kept: nothing can load it again, so its undo data (in memory) would only be held.
+      if (deps.store === undefined && deps.undo !== undefined) {
+        const undo = deps.undo;
+        void state.queue.idle().then(() =>
+          undo.saveLog({ cwd: live.session.cwd, sessionId: id }, { turns: [] }).match(
+            () => undefined,
+            (e) => problem(`session ${id}: undo data not dropped: ${e.message}`),
+          ),
+        );
+      }
       return true;
     },
     listSessions: (cwd) => (deps.store === undefined ? errAsync(DISABLED) : deps.store.list(cwd)),
