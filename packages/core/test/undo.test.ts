@@ -197,6 +197,31 @@ describe("/undo", () => {
     expect(t.fs.files.get("/w/a.txt")).toBe("1");
   });
 
+  it("after /compact, still undoes the turns it kept whole; /new forgets them all", async () => {
+    const t = setup({
+      replies: [
+        toolReply([{ name: "write_file", input: { path: "a.txt", content: "1" } }]),
+        textReply("ok"),
+        toolReply([{ name: "write_file", input: { path: "b.txt", content: "2" } }]),
+        textReply("ok"),
+        textReply("the summary"),
+      ],
+      files: { "/w/a.txt": "0" },
+      compact: { threshold: 1_000_000, keepLastTurns: 1 },
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "one");
+    await t.prompt(s.id, "two");
+    await t.prompt(s.id, "/compact");
+    expect(t.agent.session(s.id)!.history[1]).toMatchObject({ role: "user", summary: true });
+    await t.prompt(s.id, "/undo");
+    expect(t.fs.files.has("/w/b.txt")).toBe(false);
+    expect(t.notices().at(-1)).toMatch(/^↩ undid the last turn: 0 file\(s\) restored, 1 removed, history back to 1 message\(s\)\./);
+    expect(t.fs.files.get("/w/a.txt")).toBe("1");
+    await t.prompt(s.id, "/new");
+    expect(t.undo.logs.get(`/w|${s.id}`)).toEqual({ turns: [] });
+  });
+
   it("restores nothing while a file is not as the turn left it, until /undo force", async () => {
     const t = setup({
       replies: [

@@ -16,7 +16,7 @@ import type { AgentState, LiveSession } from "./agent-state.js";
 import { holdResults } from "./held-results.js";
 import { holdSession, persistSession, tellUnsaved } from "./persist.js";
 import { compactCommand, newCommand } from "./slash-commands.js";
-import { forgetUndo, startTurnFiles, undoCommand } from "./undo-command.js";
+import { carryUndo, startTurnFiles, undoCommand } from "./undo-command.js";
 
 /** How a prompt ended: a stop reason, or a failure explained in one line. */
 export type PromptResult = { readonly stopReason: Exclude<StopReason, "failed"> } | { readonly stopReason: "failed"; readonly error: string };
@@ -105,8 +105,8 @@ export const promptSession = async (
         else if (command === "compact") await compactCommand(state, live, emit, controller.signal);
         else if (undo !== undefined) await undoCommand(state, live, emit, undo.force);
         else return ok(await turn(state, live, flat, emit, controller.signal));
-        // The history rewritten: the recorded turns point into one that is gone.
-        if (command !== undefined && live.session.history !== history) await forgetUndo(state, live);
+        // The history rewritten: the recorded turns go to their new places, or go.
+        if (command !== undefined && live.session.history !== history) await carryUndo(state, live, history);
         return ok({ stopReason: controller.signal.aborted ? "cancelled" : "end_turn" });
       },
       () => ok({ stopReason: "cancelled" }),

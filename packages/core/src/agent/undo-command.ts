@@ -11,7 +11,7 @@ import { DEFAULT_UNDO_LIMITS, describeUndoStoreError, type UndoLimits, type Undo
 import type { Emit } from "../turn/events.js";
 import { conflictLine, NOTHING_TO_UNDO, planUndo, undoneLine, type CurrentState, type NamedFile, type UndoAction } from "../undo/plan-undo.js";
 import { turnFiles, type TurnFiles } from "../undo/turn-files.js";
-import { lastTurnIndex, lastTurnOf } from "../undo/undo-log.js";
+import { carriedOver, lastTurnIndex, lastTurnOf } from "../undo/undo-log.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession, tellUnsaved } from "./persist.js";
 import { emitUsage, keepPrevious } from "./slash-commands.js";
@@ -28,11 +28,16 @@ export const startTurnFiles = async (state: AgentState, live: LiveSession, quest
   return turnFiles(deps, placeOf(live), live.session.history, question);
 };
 
-/** Forgets every recorded turn of the session (its history was rewritten: they point into one that is gone). */
-export const forgetUndo = async (state: AgentState, live: LiveSession): Promise<void> => {
+/**
+ * The session's history was rewritten from `before` (`/new`, `/compact`): the recorded turns still in
+ * it (those a compaction kept whole) are moved to their new places, the others forgotten.
+ */
+export const carryUndo = async (state: AgentState, live: LiveSession, before: History): Promise<void> => {
   const store = state.deps.undo;
   if (store === undefined) return;
-  const saved = await store.saveLog(placeOf(live), { turns: [] });
+  const loaded = await store.loadLog(placeOf(live));
+  const turns = loaded.isOk() ? carriedOver(loaded.value.turns, before, live.session.history) : [];
+  const saved = await store.saveLog(placeOf(live), { turns });
   if (saved.isErr()) state.problem(`session ${live.session.id}: undo data not cleared: ${describeUndoStoreError(saved.error)}`);
 };
 

@@ -17,7 +17,7 @@ import {
   type UndoTurn,
 } from "../ports/undo-store.js";
 import type { ToolOutcome } from "../tools/tool.js";
-import { lastTurnIndex, questionKey, withinBudget } from "./undo-log.js";
+import { carriedOver, lastTurnIndex, questionKey, withinBudget } from "./undo-log.js";
 
 /** The recorder of one turn (see the module comment). Its methods never throw. */
 export type TurnFiles = {
@@ -143,14 +143,14 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
 
   const finish = async (history: History): Promise<void> => {
     // Compacted during the turn when the history no longer starts with the one the turn started
-    // from: the earlier records point into a history that is gone. (A turn that ended before any
+    // from: the earlier records go to their turns' new places, or go. (A turn that ended before any
     // answer leaves the history as it started: the last prompt is then an earlier turn's, perhaps
     // with the same words, and the records stay.)
     const compacted = history.length < start.length || start.some((message, i) => history[i] !== message);
     if (compacted) {
       const last = lastTurnIndex(history);
       const message = last === undefined ? undefined : history[last];
-      earlier = [];
+      earlier = carriedOver(earlier, start, history);
       if (last !== undefined && message?.role === "user" && questionKey(message.text) === questionKey(question)) turnAt = last;
       else files.clear();
       dirty = true;

@@ -34,6 +34,17 @@ export const lastTurnOf = (log: UndoLog, history: History): { readonly turn: Und
   return top !== undefined && top.at === at ? { turn: top, earlier: turns.slice(0, -1) } : { turn: undefined, earlier: turns };
 };
 
+/**
+ * The records of `turns` carried into `after`, a rewrite of the history `before` (a compaction keeps
+ * its last turns whole, the same messages): those whose prompt is still there, at its new place; the
+ * others (summarised away, or all of them after `/new`) dropped.
+ */
+export const carriedOver = (turns: readonly UndoTurn[], before: History, after: History): UndoTurn[] =>
+  turns.flatMap((turn) => {
+    const at = recordsTurnAt(before, turn) ? after.indexOf(before[turn.at]!) : -1;
+    return at > 0 ? [{ ...turn, at }] : [];
+  });
+
 /** The bytes of before-states `files` keep, each blob counted once. */
 export const keptBytes = (files: readonly UndoFile[]): number => {
   const sizes = new Map<string, number>();
