@@ -13,7 +13,7 @@
  * elsewhere. A write through a link to nothing is refused: it would create the link's target, wherever
  * that is (a command could have planted `notes.txt -> ~/.bash_profile`).
  */
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { lstat, open, readlink, realpath, stat as fsStat, type FileHandle } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
@@ -34,6 +34,7 @@ export const DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024;
 const SNIFF_BYTES = 8 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 
+/** Reads a regular file's handle to its end, or to `limit` bytes: a short read of a regular file is its end. */
 const readUpTo = async (handle: FileHandle, limit: number, sizeHint: number): Promise<Buffer> => {
   const chunks: Buffer[] = [];
   let total = 0;
@@ -43,6 +44,7 @@ const readUpTo = async (handle: FileHandle, limit: number, sizeHint: number): Pr
     if (bytesRead === 0) break;
     chunks.push(buffer.subarray(0, bytesRead));
     total += bytesRead;
+    if (bytesRead < buffer.length) break;
   }
   return Buffer.concat(chunks, total);
 };
@@ -55,12 +57,15 @@ const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC |
 export const DANGLING_LINK_MESSAGE =
   "is a symbolic link to a file that does not exist: writing through it would create that file; refused (write to the target's path itself)";
 
-/** The path to open: `path` itself, or the target of the link it is; an error for a write through a link to nothing. */
-const openablePath = async (path: string, access: "read" | "write"): Promise<Result<string, FsError>> => {
+/**
+ * The path to open: `path` itself, or the target of the link it is; an error for a write through a link
+ * to nothing. With `path`'s own stat when it is no link (what a stat of the path to open would say).
+ */
+const openablePath = async (path: string, access: "read" | "write"): Promise<Result<{ path: string; info?: Stats }, FsError>> => {
   const info = await lstat(path).catch(() => undefined);
-  if (info === undefined || !info.isSymbolicLink()) return ok(path);
+  if (info === undefined || !info.isSymbolicLink()) return ok(info === undefined ? { path } : { path, info });
   const target = await realpath(path).catch(() => undefined);
-  if (target !== undefined) return ok(target);
+  if (target !== undefined) return ok({ path: target });
   if (access === "read") return err({ kind: "not-found", path });
   const to = await readlink(path).catch(() => "?");
   return err({ kind: "io", path, message: `${DANGLING_LINK_MESSAGE} (it points to ${to})` });
@@ -87,8 +92,8 @@ const notRegular = (path: string, info: Kind): FsError | undefined => {
 const readBytesBounded = async (asked: string, maxBytes: number): Promise<Result<Buffer, FsError>> => {
   const openable = await openablePath(asked, "read");
   if (openable.isErr()) return err(openable.error);
-  const path = openable.value;
-  const info = await fsStat(path);
+  const { path } = openable.value;
+  const info = openable.value.info ?? (await fsStat(path));
   const special = notRegular(path, info);
   if (special !== undefined) return err(special);
   if (info.size > maxBytes) return err({ kind: "too-large", path, size: info.size });
@@ -113,8 +118,8 @@ const writeRegular = async (asked: string, text: string): Promise<Result<void, F
   await makeDirectories(dirname(asked));
   const openable = await openablePath(asked, "write");
   if (openable.isErr()) return err(openable.error);
-  const path = openable.value;
-  const existing = await fsStat(path).catch(() => undefined);
+  const { path } = openable.value;
+  const existing = openable.value.info ?? (await fsStat(path).catch(() => undefined));
   const special = existing === undefined ? undefined : notRegular(path, existing);
   if (special !== undefined) return err(special);
   const handle = await open(path, WRITE_FLAGS, 0o666);
@@ -139,9 +144,9 @@ const resolvedAbove = async (path: string): Promise<string> => {
 /** Where a write to `path` lands: every link on the way resolved (missing directories too); a link to nothing is an error. */
 const landing = async (path: string): Promise<Result<string, FsError>> => {
   const openable = await openablePath(path, "write");
-  if (openable.isErr()) return openable;
-  const real = await realpath(openable.value).catch(() => undefined);
-  return ok(real ?? (await resolvedAbove(openable.value)));
+  if (openable.isErr()) return err(openable.error);
+  const real = await realpath(openable.value.path).catch(() => undefined);
+  return ok(real ?? (await resolvedAbove(openable.value.path)));
 };
 
 const kindOf = (info: { isFile(): boolean; isDirectory(): boolean }): FileStat["kind"] => (info.isFile() ? "file" : info.isDirectory() ? "directory" : "other");
