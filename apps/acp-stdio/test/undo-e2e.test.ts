@@ -295,6 +295,56 @@ describe("/undo", () => {
     expect(second.problems).toEqual([]);
   });
 
+  it("takes back what a command cancelled as it ran had changed", async () => {
+    writeFileSync(join(cwd, "a.txt"), "mine\n");
+    const before = treeHash(cwd);
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo theirs > a.txt && echo b > b.txt && touch started && sleep 30" } }]));
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      const running = prompt(client, sessionId, "change and wait");
+      const deadline = Date.now() + 10_000;
+      while (!readdirSync(cwd).includes("started")) {
+        if (Date.now() > deadline) throw new Error("the command never started");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      rmSync(join(cwd, "started"));
+      await client.notify("session/cancel", { sessionId });
+      expect(await running).toBe("cancelled");
+      await prompt(client, sessionId, "/undo");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 1 removed, history back to 0 message\(s\)\./);
+    expect(treeHash(cwd)).toEqual(before);
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("two sessions on one cwd: one never undoes over the other's later change", async () => {
+    writeFileSync(join(cwd, "a.txt"), "0\n");
+    const agent = spawn();
+    const [first, second] = await agent.run(async (client) => {
+      const first = (await client.request("session/new", { cwd, mcpServers: [] })).sessionId;
+      const second = (await client.request("session/new", { cwd, mcpServers: [] })).sessionId;
+      server.enqueue(toolCalls([{ name: "write_file", arguments: { path: "a.txt", content: "A\n" } }]), text("done"));
+      await prompt(client, first, "write A");
+      server.enqueue(toolCalls([{ name: "write_file", arguments: { path: "a.txt", content: "B\n" } }]), text("done"));
+      await prompt(client, second, "write B");
+      await prompt(client, first, "/undo");
+      expect(lastChunk(agent, first)).toMatch(/^↩ nothing undone: 1 file\(s\) are not as the last turn left them:/);
+      expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("B\n");
+      await prompt(client, second, "/undo");
+      expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("A\n");
+      await prompt(client, first, "/undo");
+      return [first, second];
+    });
+    await stop(agent);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("0\n");
+    expect(lastChunk(agent, first)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 0 removed/);
+    expect(lastChunk(agent, second)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 0 removed/);
+    expect(agent.problems).toEqual([]);
+  });
+
   it("restores nothing while a file is not as the turn left it, until /undo force", async () => {
     writeFileSync(join(cwd, "a.txt"), "mine\n");
     const agent = spawn();
