@@ -34,7 +34,11 @@ export const DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024;
 const SNIFF_BYTES = 8 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 
-/** Reads a regular file's handle to its end, or to `limit` bytes: a short read of a regular file is its end. */
+/**
+ * Reads a regular file's handle to its end, or to `limit` bytes. A short read once the size the file
+ * had when opened is in is its end; files that say size 0 (those of /proc, which may read short before
+ * their end) are read until a read returns nothing.
+ */
 const readUpTo = async (handle: FileHandle, limit: number, sizeHint: number): Promise<Buffer> => {
   const chunks: Buffer[] = [];
   let total = 0;
@@ -44,7 +48,7 @@ const readUpTo = async (handle: FileHandle, limit: number, sizeHint: number): Pr
     if (bytesRead === 0) break;
     chunks.push(buffer.subarray(0, bytesRead));
     total += bytesRead;
-    if (bytesRead < buffer.length) break;
+    if (bytesRead < buffer.length && sizeHint > 0 && total >= sizeHint) break;
   }
   return Buffer.concat(chunks, total);
 };
