@@ -157,7 +157,8 @@ describe("/undo", () => {
       expect(readFileSync(join(cwd, "bin.dat"))).toEqual(BINARY);
       expect(lastChunk(agent, sessionId)).toBe(
         "↩ undid the last turn: 6 file(s) restored, 2 removed, history back to 2 message(s).\n" +
-          "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes).",
+          "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
+          "nor their changes to files mm does not watch (those git ignores, node_modules).",
       );
       const updates = agent.updates.filter((u) => u.sessionId === sessionId).map((u) => u.update.sessionUpdate);
       expect(updates.at(-1)).toBe("usage_update");
@@ -202,9 +203,35 @@ describe("/undo", () => {
     expect(lastChunk(agent, sessionId)).toBe(
       "↩ undid the last turn: 1 file(s) restored, 0 removed, history back to 0 message(s).\n" +
         `Not restorable (left as they are):\n- ${join(cwd, "crlf.txt")}: its content before the turn was not kept\n` +
-        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes).",
+        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
+        "nor their changes to files mm does not watch (those git ignores, node_modules).",
     );
     expect({ ...treeHash(cwd), "crlf.txt": before["crlf.txt"] }).toEqual(before);
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("says that what a command changed in files git ignores is not undone (they are not watched)", async () => {
+    writeFileSync(join(cwd, ".gitignore"), ".env\n");
+    writeFileSync(join(cwd, ".env"), "SECRET=1\n");
+    writeFileSync(join(cwd, "a.txt"), "a\n");
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "init");
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: "rm .env && echo b > a.txt" } }]), text("done"));
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await prompt(client, sessionId, "change");
+      await prompt(client, sessionId, "/undo");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("a\n");
+    expect(lastChunk(agent, sessionId)).toBe(
+      "↩ undid the last turn: 1 file(s) restored, 0 removed, history back to 0 message(s).\n" +
+        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
+        "nor their changes to files mm does not watch (those git ignores, node_modules).",
+    );
     expect(agent.problems).toEqual([]);
   });
 
@@ -496,7 +523,8 @@ describe("/undo", () => {
       "↩ undid the last turn: 0 file(s) restored, 1 removed, history back to 0 message(s).\nNot restorable (left as they are):\n" +
         `- ${join(cwd, "in-link")}: its content before the turn was not kept (symbolic link created)\n` +
         `- ${join(cwd, "out-link")}: its content before the turn was not kept (symbolic link created)\n` +
-        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes).",
+        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
+        "nor their changes to files mm does not watch (those git ignores, node_modules).",
     );
     expect(agent.problems).toEqual([]);
   });

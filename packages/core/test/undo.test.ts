@@ -124,7 +124,8 @@ describe("/undo", () => {
     expect(history.slice(1).map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(t.notices().at(-1)).toBe(
       "↩ undid the last turn: 4 file(s) restored, 1 removed, history back to 2 message(s).\n" +
-        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes).",
+        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
+        "nor their changes to files mm does not watch (those git ignores, node_modules).",
     );
     expect(t.events.at(-1)?.type).toBe("usage");
     // The conversation before the undo is kept under a new id, as /new keeps one.

@@ -67,7 +67,8 @@ export type UndoDone = {
 };
 
 /** What `/undo` never takes back. */
-export const NOT_UNDONE = "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes).";
+export const NOT_UNDONE =
+  "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), nor their changes to files mm does not watch (those git ignores, node_modules).";
 
 const listed = (files: readonly NamedFile[]): string => files.map((f) => `\n- ${f.path}: ${f.reason}`).join("");
 
