@@ -1,4 +1,5 @@
 /** The undo store on disk: blobs and log in the sessions dir, hostile files, restores that never follow links. */
+import { execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -95,6 +96,19 @@ describe("nodeUndoStore", () => {
     await writeFile(join(cwd, `.mm/sessions/${ID}.undo/${hash}`), "x".repeat(bytes.length));
     expect((await store.putBlob(place, bytes))._unsafeUnwrap()).toBe(hash);
     expect(new TextDecoder().decode((await store.getBlob(place, hash))._unsafeUnwrap())).toBe("the user's file");
+  });
+
+  it("never blocks on a blob that is a FIFO now: refused as not a regular file", async () => {
+    const cwd = await temp();
+    const store = nodeUndoStore({ dir: ".mm/sessions", key });
+    const place = { cwd, sessionId: ID };
+    const hash = (await store.putBlob(place, new Uint8Array([1, 2])))._unsafeUnwrap();
+    const path = join(cwd, `.mm/sessions/${ID}.undo/${hash}`);
+    await rm(path);
+    execFileSync("mkfifo", [path]);
+    const got = await Promise.race([store.getBlob(place, hash), new Promise((resolve) => setTimeout(() => resolve("blocked"), 2000))]);
+    expect(got).not.toBe("blocked");
+    expect((got as Awaited<ReturnType<typeof store.getBlob>>)._unsafeUnwrapErr().message).toMatch(/not a regular file/);
   });
 
   it("reads a link as unreadable, and restores by replacing what is at the path, never writing through a link", async () => {

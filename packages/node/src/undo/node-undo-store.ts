@@ -7,6 +7,7 @@
  * regular files; a blob whose bytes do not match its name is `corrupt`.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { constants } from "node:fs";
 import { lstat, mkdir, open, readdir, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { isSessionId, type UndoLog, type UndoPlace, type UndoStore, type UndoStoreError } from "@mm/core";
@@ -28,6 +29,8 @@ const io = (message: string): UndoStoreError => ({ kind: "io", message });
 const corrupt = (message: string): UndoStoreError => ({ kind: "corrupt", message });
 
 const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+const BLOB_READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 type Paths = { readonly dir: string; readonly log: string; readonly blobs: string };
 
@@ -73,7 +76,8 @@ const readBlob = async (path: string): Promise<Result<Buffer, string>> => {
   let handle: FileHandle | undefined;
   try {
     if ((await lstat(path)).isSymbolicLink()) return err(`undo blob is a symlink: ${path}`);
-    handle = await open(path, "r");
+    // Never following a link planted since, nor blocking on a FIFO.
+    handle = await open(path, BLOB_READ_FLAGS);
     if (!(await handle.stat()).isFile()) return err(`undo blob is not a regular file: ${path}`);
     return ok(await handle.readFile());
   } catch (error) {
