@@ -119,6 +119,7 @@ export {
   type UndoStoreError,
   type UndoTurn,
 } from "./ports/undo-store.js";
+export { undoDataInMemory, type UndoDataInMemory } from "./undo/undo-data-in-memory.js";
 export {
   describeChangeTrackingError,
   type ChangeSnapshot,

@@ -4,7 +4,8 @@
  * marked `unreadable` to stand for one, and writes can be made to fail.
  */
 import { errAsync, okAsync } from "neverthrow";
-import type { FileNow, UndoLog, UndoPlace, UndoStore } from "../ports/undo-store.js";
+import type { FileNow, UndoLog, UndoStore } from "../ports/undo-store.js";
+import { undoDataInMemory } from "../undo/undo-data-in-memory.js";
 import type { InMemoryFileSystem } from "./in-memory-file-system.js";
 
 /** The in-memory UndoStore and what a test can look at or break. */
@@ -22,8 +23,6 @@ export type InMemoryUndoStore = UndoStore & {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-const keyOf = (place: UndoPlace): string => `${place.cwd}|${place.sessionId}`;
-
 /** FNV-1a over the bytes, 64 bits, as 16 hex digits. */
 const fnv1a = (bytes: Uint8Array): string => {
   let hash = 0xcbf29ce484222325n;
@@ -33,19 +32,11 @@ const fnv1a = (bytes: Uint8Array): string => {
 
 /** An UndoStore over `fs`'s files. */
 export const inMemoryUndoStore = (fs: InMemoryFileSystem): InMemoryUndoStore => {
-  const blobs = new Map<string, Map<string, Uint8Array>>();
-  const logs = new Map<string, UndoLog>();
+  const data = undoDataInMemory(fnv1a);
   const unreadable = new Map<string, string>();
   const failing = new Map<string, string>();
-  const blobsOf = (place: UndoPlace): Map<string, Uint8Array> => {
-    const key = keyOf(place);
-    const known = blobs.get(key) ?? new Map<string, Uint8Array>();
-    blobs.set(key, known);
-    return known;
-  };
   return {
-    blobs,
-    logs,
+    ...data,
     unreadable,
     failing,
     read: async (path, maxBytes): Promise<FileNow> => {
@@ -57,23 +48,6 @@ export const inMemoryUndoStore = (fs: InMemoryFileSystem): InMemoryUndoStore => 
       return bytes.length > maxBytes ? { kind: "unreadable", reason: `larger than ${maxBytes} bytes` } : { kind: "bytes", bytes };
     },
     hash: fnv1a,
-    putBlob: (place, bytes) => {
-      const hash = fnv1a(bytes);
-      blobsOf(place).set(hash, bytes.slice());
-      return okAsync(hash);
-    },
-    getBlob: (place, hash) => {
-      const bytes = blobsOf(place).get(hash);
-      return bytes === undefined ? errAsync({ kind: "corrupt", message: `blob ${hash} is missing` }) : okAsync(bytes);
-    },
-    loadLog: (place) => okAsync(logs.get(keyOf(place)) ?? { turns: [] }),
-    saveLog: (place, log) => {
-      logs.set(keyOf(place), log);
-      const named = new Set(log.turns.flatMap((t) => t.files.flatMap((f) => (f.before.kind === "blob" ? [f.before.hash] : []))));
-      const kept = blobsOf(place);
-      for (const hash of kept.keys()) if (!named.has(hash)) kept.delete(hash);
-      return okAsync(undefined);
-    },
     owns: (cwd, path) => path.startsWith(`${cwd}/.mm/sessions/`),
     restore: (path, bytes) => {
       const reason = failing.get(path);

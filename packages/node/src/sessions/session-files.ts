@@ -76,8 +76,8 @@ export const syncDir = async (dir: string): Promise<Result<void, string>> => {
   }
 };
 
-/** Writes `text` to `target` through a temp file in the same dir (created exclusively, 0600), fsynced, renamed over it. */
-export const writeAtomically = async (target: string, text: string): Promise<Result<void, string>> => {
+/** Writes `data` to `target` through a temp file in the same dir (created exclusively, 0600), fsynced, renamed over it; then the dir is fsynced. */
+export const writeAtomically = async (target: string, data: string | Uint8Array): Promise<Result<void, string>> => {
   const dir = dirname(target);
   const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   let handle: FileHandle | undefined;
@@ -85,7 +85,7 @@ export const writeAtomically = async (target: string, text: string): Promise<Res
   try {
     handle = await open(temp, "wx", 0o600);
     created = true;
-    await handle.writeFile(text, "utf8");
+    await handle.writeFile(data);
     await handle.sync();
     await handle.close();
     handle = undefined;

@@ -6,14 +6,14 @@
  * log leaves neither file behind. Both are refused when they are symbolic links, and read only as
  * regular files; a blob whose bytes do not match its name is `corrupt`.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open, readdir, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, rmdir, unlink, type FileHandle } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { isSessionId, type UndoLog, type UndoPlace, type UndoStore, type UndoStoreError } from "@mm/core";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";
-import { prepareSessionsDir, readRegularFile, syncDir, writeAtomically } from "../sessions/session-files.js";
+import { prepareSessionsDir, readRegularFile, writeAtomically } from "../sessions/session-files.js";
 import { BLOB_HASH, decodeUndoLog, encodeUndoLog } from "./undo-log-file.js";
 import { processUndoKey, type UndoKeyLoader } from "./undo-key.js";
 import { readNow, restoreFile } from "./workspace-files.js";
@@ -53,23 +53,6 @@ const blobsDir = async (blobs: string, create: boolean): Promise<Result<boolean,
     if (errorCode(error) !== "EEXIST") return err(`cannot create ${blobs}: ${reasonOf(error)}`);
   }
   return blobsDir(blobs, false);
-};
-
-const writeBlob = async (target: string, bytes: Uint8Array): Promise<void> => {
-  const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(temp, "wx", 0o600);
-    await handle.writeFile(bytes);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await rename(temp, target);
-  } catch (error) {
-    await handle?.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
 };
 
 const readBlob = async (path: string): Promise<Result<Buffer, string>> => {
@@ -115,9 +98,8 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
         const kept = await readBlob(target);
         if (kept.isOk() && sha256(kept.value) === hash) return ok(hash);
       }
-      await writeBlob(target, bytes);
-      const synced = await syncDir(paths.blobs);
-      return synced.isErr() ? err(io(synced.error)) : ok(hash);
+      const written = await writeAtomically(target, bytes);
+      return written.isErr() ? err(io(written.error)) : ok(hash);
     });
 
   const getBlob = (place: UndoPlace, hash: string) =>
