@@ -116,6 +116,18 @@ const everyTool = (): void => {
   );
 };
 
+/** A new session on the cwd: each prompt in turn, then the agent stopped. */
+const session = async (...prompts: string[]): Promise<{ agent: SpawnedAgent; sessionId: string }> => {
+  const agent = spawn();
+  const sessionId = await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+    for (const words of prompts) await prompt(client, sessionId, words);
+    return sessionId;
+  });
+  await stop(agent);
+  return { agent, sessionId };
+};
+
 const lastChunk = (agent: SpawnedAgent, sessionId: string): string => {
   const chunks = agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk");
   const update = chunks.at(-1)?.update as { content: { text: string } } | undefined;
@@ -189,14 +201,7 @@ describe("/undo", () => {
     git("commit", "-qm", "init");
     const before = treeHash(cwd);
     server.enqueue(toolCalls([{ name: "bash", arguments: { command: "sed -i s/one/ONE/ crlf.txt && echo changed > plain.txt" } }]), text("done"));
-    const agent = spawn();
-    const sessionId = await agent.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await prompt(client, sessionId, "change");
-      await prompt(client, sessionId, "/undo");
-      return sessionId;
-    });
-    await stop(agent);
+    const { agent, sessionId } = await session("change", "/undo");
     expect(readFileSync(join(cwd, "plain.txt"), "utf8")).toBe("plain\n");
     // Git keeps it with LF endings: that copy is not the user's bytes, so the file is named, left as the turn left it.
     expect(readFileSync(join(cwd, "crlf.txt"), "utf8")).toBe("ONE\r\ntwo\r\n");
@@ -218,14 +223,7 @@ describe("/undo", () => {
     git("add", "-A");
     git("commit", "-qm", "init");
     server.enqueue(toolCalls([{ name: "bash", arguments: { command: "rm .env && echo b > a.txt" } }]), text("done"));
-    const agent = spawn();
-    const sessionId = await agent.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await prompt(client, sessionId, "change");
-      await prompt(client, sessionId, "/undo");
-      return sessionId;
-    });
-    await stop(agent);
+    const { agent, sessionId } = await session("change", "/undo");
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("a\n");
     expect(lastChunk(agent, sessionId)).toBe(
       "↩ undid the last turn: 1 file(s) restored, 0 removed, history back to 0 message(s).\n" +
@@ -508,14 +506,7 @@ describe("/undo", () => {
       toolCalls([{ name: "bash", arguments: { command: `ln -s ${join(outside, "precious.txt")} out-link && ln -s a.txt in-link && echo x > b.txt` } }]),
       text("done"),
     );
-    const agent = spawn();
-    const sessionId = await agent.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await prompt(client, sessionId, "link");
-      await prompt(client, sessionId, "/undo");
-      return sessionId;
-    });
-    await stop(agent);
+    const { agent, sessionId } = await session("link", "/undo");
     expect(readFileSync(join(outside, "precious.txt"), "utf8")).toBe("precious\n");
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("mine\n");
     expect(readdirSync(cwd).sort()).toEqual([".mm", "a.txt", "in-link", "out-link"]);
