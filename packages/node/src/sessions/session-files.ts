@@ -98,13 +98,18 @@ export const writeAtomically = async (target: string, data: string | Uint8Array)
   return syncDir(dir);
 };
 
-/** A regular file's text (UTF-8), never through a symlink nor blocking on a FIFO; undefined when it does not exist. */
-export const readRegularFile = async (path: string, what: string): Promise<Result<string | undefined, string>> => {
+/**
+ * A regular file's text (UTF-8), never through a symlink nor blocking on a FIFO; undefined when it
+ * does not exist; refused unread when larger than `maxBytes`.
+ */
+export const readRegularFile = async (path: string, what: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Result<string | undefined, string>> => {
   let handle: FileHandle | undefined;
   try {
     if (lstatSync(path).isSymbolicLink()) return err(`${what} is a symlink: ${path}`);
     handle = await open(path, READ_FLAGS);
-    if (!(await handle.stat()).isFile()) return err(`${what} is not a regular file: ${path}`);
+    const info = await handle.stat();
+    if (!info.isFile()) return err(`${what} is not a regular file: ${path}`);
+    if (info.size > maxBytes) return err(`${what} is larger than ${Math.round(maxBytes / 1048576)} MiB, more than mm writes: ${path}`);
     // A Buffer then its toString: in a fresh process, faster than Node's own UTF-8 read. Not as Latin-1
     // when the file is ASCII (as mm writes it): Node makes an external string of that, which every later
     // model step of the session pays for when it sends the history.

@@ -1,7 +1,7 @@
 /** The undo store on disk: blobs and log in the sessions dir, hostile files, restores that never follow links. */
 import { execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -48,6 +48,16 @@ describe("nodeUndoStore", () => {
     (await store.saveLog(place, { turns: [] }))._unsafeUnwrap();
     expect(await readdir(dir)).toEqual([]);
     expect((await store.loadLog(place))._unsafeUnwrap()).toEqual({ turns: [] });
+  });
+
+  it("does not read a log larger than mm writes (it is read at every turn)", async () => {
+    const cwd = await temp();
+    const store = nodeUndoStore({ dir: ".mm/sessions", key });
+    await mkdir(join(cwd, ".mm/sessions"), { recursive: true });
+    const log = join(cwd, `.mm/sessions/${ID}.undo.json`);
+    await writeFile(log, "");
+    await truncate(log, 65 * 1024 * 1024);
+    expect((await store.loadLog({ cwd, sessionId: ID }))._unsafeUnwrapErr().message).toBe(`undo log is larger than 64 MiB, more than mm writes: ${log}`);
   });
 
   it("refuses a log out of shape in one line, a blob that does not match its name, and a bad id", async () => {

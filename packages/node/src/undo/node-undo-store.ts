@@ -25,6 +25,9 @@ export type NodeUndoStoreOptions = {
   readonly key?: UndoKeyLoader;
 };
 
+/** An undo log larger than this is not read (it is read at the start of every turn). */
+const MAX_LOG_BYTES = 64 * 1024 * 1024;
+
 const io = (message: string): UndoStoreError => ({ kind: "io", message });
 const corrupt = (message: string): UndoStoreError => ({ kind: "corrupt", message });
 
@@ -114,7 +117,7 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
 
   const loadLog = (place: UndoPlace) =>
     guarded(place, async (paths): Promise<Result<UndoLog, UndoStoreError>> => {
-      const text = await readRegularFile(paths.log, "undo log");
+      const text = await readRegularFile(paths.log, "undo log", MAX_LOG_BYTES);
       if (text.isErr()) return err(io(text.error));
       if (text.value === undefined) return ok({ turns: [] });
       const signing = await key();
