@@ -95,6 +95,27 @@ const everyTool = (): ScriptedReply[] => [
 const filesOf = (fs: { files: Map<string, string> }) => Object.fromEntries([...fs.files].sort());
 
 describe("/undo", () => {
+  it("undoes nothing, and says why, when what the last turn changed could not be kept", async () => {
+    const t = setup({
+      replies: [toolReply([{ name: "write_file", input: { path: "a.txt", content: "turn" } }]), textReply("done"), ...everyTool()],
+      files: { ...BEFORE, "/w/a.txt": "mine" },
+    });
+    const s = await t.agent.startSession("/w");
+    t.undo.broken.saves = "no space left on device";
+    await t.prompt(s.id, "write a");
+    const history = t.agent.session(s.id)!.history;
+    await t.prompt(s.id, "/undo");
+    expect(t.notices().at(-1)).toBe("↩ nothing undone: what the last turn changed could not be kept (no space left on device)");
+    expect(t.fs.files.get("/w/a.txt")).toBe("turn");
+    expect(t.agent.session(s.id)!.history).toEqual(history);
+    // Once saves work again, the next turn can be undone as usual.
+    t.undo.broken.saves = undefined;
+    await t.prompt(s.id, "every tool");
+    await t.prompt(s.id, "/undo");
+    expect(t.notices().at(-1)).toMatch(/^↩ undid the last turn: /);
+    expect(t.fs.files.get("/w/edit.txt")).toBe("one\ntwo\n");
+  });
+
   it("puts back every file the last turn changed, whatever tool changed it, and takes the turn out of the history", async () => {
     let fsRef: { files: Map<string, string> } | undefined;
     const t = setup({

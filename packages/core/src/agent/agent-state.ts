@@ -70,6 +70,8 @@ export type LiveSession = {
   saveProblem: string | undefined;
   /** The model server refused images this process sent: from then on they go as placeholders (told once). */
   imagesRefused?: boolean;
+  /** Why what the turn at `at` changed could not be kept for `/undo` (its record's save failed). */
+  undoNotKept?: { readonly at: number; readonly reason: string } | undefined;
 };
 
 /** The agent's whole state; see the module comment. */

@@ -12,6 +12,7 @@ import { resolveSkillNotation } from "../skills/skill-notation.js";
 import type { Emit } from "../turn/events.js";
 import { runTurn, type StopReason } from "../turn/run-turn.js";
 import { recordingToolbox } from "../undo/recording-toolbox.js";
+import { lastTurnIndex } from "../undo/undo-log.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 import { holdResults } from "./held-results.js";
 import { holdSession, persistSession, tellUnsaved } from "./persist.js";
@@ -62,7 +63,9 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
       results.release();
     },
   }).finally(results.release);
-  await files?.finish(outcome.history);
+  const notKept = await files?.finish(outcome.history);
+  const turnAt = lastTurnIndex(outcome.history);
+  live.undoNotKept = notKept === undefined || turnAt === undefined ? undefined : { at: turnAt, reason: notKept };
   live.session = { ...live.session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens };
   if (outcome.imagesRefused) live.imagesRefused = true;
   await persistSession(state, live);

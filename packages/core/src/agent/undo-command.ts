@@ -83,6 +83,7 @@ export const undoCommand = async (state: AgentState, live: LiveSession, emit: Em
   };
   const at = lastTurnIndex(history);
   if (store === undefined || at === undefined) return say(NOTHING_TO_UNDO);
+  if (live.undoNotKept?.at === at) return say(`↩ nothing undone: what the last turn changed could not be kept (${live.undoNotKept.reason})`);
   const place = placeOf(live);
   const loaded = await store.loadLog(place);
   if (loaded.isErr()) return say(`↩ nothing undone: ${describeUndoStoreError(loaded.error)}`);

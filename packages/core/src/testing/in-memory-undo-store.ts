@@ -18,6 +18,8 @@ export type InMemoryUndoStore = UndoStore & {
   readonly unreadable: Map<string, string>;
   /** Paths whose restore fails with the given reason. */
   readonly failing: Map<string, string>;
+  /** Set `saves` to make every saveLog fail with that reason (a full disk, a key that cannot be made). */
+  readonly broken: { saves?: string | undefined };
 };
 
 const encoder = new TextEncoder();
@@ -35,10 +37,13 @@ export const inMemoryUndoStore = (fs: InMemoryFileSystem): InMemoryUndoStore => 
   const data = undoDataInMemory(fnv1a);
   const unreadable = new Map<string, string>();
   const failing = new Map<string, string>();
+  const broken: { saves?: string | undefined } = {};
   return {
     ...data,
+    saveLog: (place, log) => (broken.saves !== undefined ? errAsync({ kind: "io" as const, message: broken.saves }) : data.saveLog(place, log)),
     unreadable,
     failing,
+    broken,
     read: async (path, maxBytes): Promise<FileNow> => {
       const reason = unreadable.get(path);
       if (reason !== undefined) return { kind: "unreadable", reason };

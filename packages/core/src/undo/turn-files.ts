@@ -25,8 +25,12 @@ export type TurnFiles = {
   readonly beforeCall: (paths: readonly string[]) => Promise<void>;
   /** After a call: records the files it changed (its diffs, and the named files that differ now), and saves. */
   readonly afterCall: (named: readonly string[], outcome: ToolOutcome) => Promise<void>;
-  /** At the turn's end: puts the record at its prompt's place in the final history, and saves. */
-  readonly finish: (history: History) => Promise<void>;
+  /**
+   * At the turn's end: puts the record at its prompt's place in the final history, and saves. Answers
+   * why the turn's record is not kept when its last save failed (then `/undo` must not read the
+   * missing record as a turn that changed nothing).
+   */
+  readonly finish: (history: History) => Promise<string | undefined>;
 };
 
 export type TurnFilesDeps = {
@@ -141,7 +145,7 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
     if (changed || dirty) await save();
   };
 
-  const finish = async (history: History): Promise<void> => {
+  const finish = async (history: History): Promise<string | undefined> => {
     // Compacted during the turn when the history no longer starts with the one the turn started
     // from: the earlier records go to their turns' new places, or go. (A turn that ended before any
     // answer leaves the history as it started: the last prompt is then an earlier turn's, perhaps
@@ -156,11 +160,16 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
       dirty = true;
     }
     if (dirty) await save();
+    return files.size > 0 ? saveProblem : undefined;
   };
 
   return {
     beforeCall: (paths) => beforeCall(paths).catch((e: unknown) => deps.warn(`undo: ${String(e)}`)),
     afterCall: (named, outcome) => afterCall(named, outcome).catch((e: unknown) => deps.warn(`undo: ${String(e)}`)),
-    finish: (history) => finish(history).catch((e: unknown) => deps.warn(`undo: ${String(e)}`)),
+    finish: (history) =>
+      finish(history).catch((e: unknown) => {
+        deps.warn(`undo: ${String(e)}`);
+        return `undo: ${String(e)}`;
+      }),
   };
 };
