@@ -4,7 +4,6 @@
  */
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
 import { Readable } from "node:stream";
 import type * as acp from "@agentclientprotocol/sdk";
 import { aiSdkModel, describeProxy, listModelIds, proxySettings } from "@mm/ai-model";
@@ -19,7 +18,7 @@ import {
   startReaper,
   systemClock,
 } from "@mm/node";
-import { type LoadedConfig, loadProcessConfig } from "./config/index.js";
+import { type LoadedConfig, loadProcessConfig, userStateDir } from "./config/index.js";
 import { bannerLines } from "./banner.js";
 import { cliAction, HELP } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
@@ -34,12 +33,6 @@ import { ndJsonStream } from "./stdio/nd-json-stream.js";
 
 /** One line on stderr. */
 const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
-
-/** mm's state dir: `$XDG_STATE_HOME/mm` when that is an absolute path, else `~/.local/state/mm`. */
-const stateDirOf = (env: NodeJS.ProcessEnv, home: string): string => {
-  const xdg = env.XDG_STATE_HOME;
-  return join(xdg?.startsWith("/") ? xdg : join(home, ".local", "state"), "mm");
-};
 
 /** The ACP stream on stdio: the hardened line reader over stdin, and stdout batched (stdio/); `onNotJson` after a line that is not JSON. */
 const stdioStream = (written: (message: acp.AnyMessage) => void, warn: (line: string) => void, onNotJson: () => void): acp.Stream =>
@@ -154,7 +147,7 @@ const main = async (): Promise<void> => {
     config,
     ports,
     { stream, afterResponse: watch.afterResponse },
-    { home: homedir(), stateDir: stateDirOf(process.env, homedir()), os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
+    { home: homedir(), stateDir: userStateDir(process.env, homedir()), os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
   );
   installLifecycle(served, log, shell);
   if (sandbox !== undefined) process.on("exit", sandbox.dispose);

@@ -45,11 +45,17 @@ export const configArgument = (argv: readonly string[]): Result<string | undefin
 
 const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value);
 
-/** The user's config file: `$XDG_CONFIG_HOME/mm/config.json` (an absolute one), else `~/.config/mm/config.json`. */
-export const userConfigPath = (env: ConfigLocation["env"], home: string): string => {
-  const xdg = nonEmpty(env.XDG_CONFIG_HOME);
-  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config"), "mm", "config.json");
+/** mm's folder under an XDG base directory: `$<variable>/mm` when that is absolute, else `~/<fallback>/mm`. */
+const xdgFolder = (env: ConfigLocation["env"], variable: "XDG_CONFIG_HOME" | "XDG_STATE_HOME", fallback: string, home: string): string => {
+  const xdg = nonEmpty(env[variable]);
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, fallback), "mm");
 };
+
+/** The user's config file: `$XDG_CONFIG_HOME/mm/config.json` (an absolute one), else `~/.config/mm/config.json`. */
+export const userConfigPath = (env: ConfigLocation["env"], home: string): string => join(xdgFolder(env, "XDG_CONFIG_HOME", ".config", home), "config.json");
+
+/** mm's state dir (the undo key): `$XDG_STATE_HOME/mm` (an absolute one), else `~/.local/state/mm`. */
+export const userStateDir = (env: ConfigLocation["env"], home: string): string => xdgFolder(env, "XDG_STATE_HOME", join(".local", "state"), home);
 
 /** The files to read: the one named by `--config` / `$MM_CONFIG` alone, else the user's and the project's that exist. */
 export type ConfigFiles =
