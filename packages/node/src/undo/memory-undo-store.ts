@@ -4,28 +4,22 @@
  * process's memory, so nothing is written anywhere mm was not asked to write, and they end with it.
  * Its budget is smaller than on disk (MEMORY_UNDO_LIMITS) since it is memory the agent holds.
  */
-import { createHash } from "node:crypto";
 import { DEFAULT_UNDO_LIMITS, type UndoLimits, type UndoStore, undoDataInMemory } from "@mm/core";
-import { err, ResultAsync } from "neverthrow";
-import { reasonOf } from "../errno.js";
-import { readNow, restoreFile } from "./workspace-files.js";
+import { localWorkspace, sha256 } from "./workspace-files.js";
 
 /** 16 MiB a file, as on disk; 64 MiB a session. */
 export const MEMORY_UNDO_LIMITS: UndoLimits = { maxFileBytes: DEFAULT_UNDO_LIMITS.maxFileBytes, maxSessionBytes: 64 * 1024 * 1024 };
 
-const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 /** The UndoStore port with its log and blobs in memory; no method throws or rejects. */
 export const memoryUndoStore = (): UndoStore => {
   const { putBlob, getBlob, loadLog, saveLog } = undoDataInMemory(sha256, { forgetEmpty: true });
   return {
-    read: (path, maxBytes) => readNow(path, maxBytes),
-    hash: sha256,
+    ...localWorkspace,
     putBlob,
     getBlob,
     loadLog,
     saveLog,
     // No sessions dir is in use: every file of the workspace is the user's.
     owns: () => false,
-    restore: (path, bytes) => new ResultAsync(restoreFile(path, bytes).catch((error: unknown) => err(reasonOf(error)))),
   };
 };

@@ -1,12 +1,3 @@
-/**
- * nodeUndoStore: the UndoStore port on local files, in the sessions dir beside the session:
- * `<id>.undo.json`, the log (written atomically: temp file, fsync, rename, fsync of the dir), and
- * `<id>.undo/`, a 0700 directory of blobs named by the SHA-256 of their bytes (0600, written the same
- * way before the log that names them). Saving the log drops the blobs it no longer names; an empty
- * log leaves neither file behind. Both are refused when they are symbolic links, and read only as
- * regular files; a blob whose bytes do not match its name is `corrupt`.
- */
-import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, mkdir, open, readdir, rmdir, unlink, type FileHandle } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -16,7 +7,7 @@ import { errorCode, reasonOf } from "../errno.js";
 import { prepareSessionsDir, readRegularFile, writeAtomically } from "../sessions/session-files.js";
 import { BLOB_HASH, decodeUndoLog, encodeUndoLog } from "./undo-log-file.js";
 import { processUndoKey, type UndoKeyLoader } from "./undo-key.js";
-import { readNow, restoreFile } from "./workspace-files.js";
+import { localWorkspace, sha256 } from "./workspace-files.js";
 
 export type NodeUndoStoreOptions = {
   /** The sessions dir, as `sessions.dir`: relative to each session's cwd, or absolute. */
@@ -30,8 +21,6 @@ const MAX_LOG_BYTES = 64 * 1024 * 1024;
 
 const io = (message: string): UndoStoreError => ({ kind: "io", message });
 const corrupt = (message: string): UndoStoreError => ({ kind: "corrupt", message });
-
-const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
 const BLOB_READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
@@ -155,8 +144,7 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
     });
 
   return {
-    read: (path, maxBytes) => readNow(path, maxBytes),
-    hash: sha256,
+    ...localWorkspace,
     putBlob,
     getBlob,
     loadLog,
@@ -165,6 +153,5 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
       const dir = resolve(cwd, options.dir);
       return path === dir || path.startsWith(`${dir}/`);
     },
-    restore: (path, bytes) => new ResultAsync(restoreFile(path, bytes).catch((error: unknown) => err(reasonOf(error)))),
   };
 };

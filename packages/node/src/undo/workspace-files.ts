@@ -5,12 +5,12 @@
  * symbolic link included, and nothing is ever written through one; a directory on the way that
  * resolves elsewhere (a link planted since) is refused. An existing file keeps its mode.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
 import { lstat, open, realpath, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { FileNow } from "@mm/core";
-import { err, ok, type Result } from "neverthrow";
+import type { FileNow, UndoStore } from "@mm/core";
+import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";
 import { makeDirectories } from "../files/make-directories.js";
 
@@ -109,4 +109,14 @@ export const restoreFile = async (path: string, bytes: Uint8Array | null): Promi
   } catch (error) {
     return err(`cannot ${bytes === null ? "remove" : "write"} it: ${reasonOf(error)}`);
   }
+};
+
+/** The SHA-256 of bytes in lowercase hex: what names a blob. */
+export const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+/** The workspace side of an UndoStore on the local disk, and the hash that names blobs. */
+export const localWorkspace: Pick<UndoStore, "read" | "restore" | "hash"> = {
+  read: (path, maxBytes) => readNow(path, maxBytes),
+  hash: sha256,
+  restore: (path, bytes) => new ResultAsync(restoreFile(path, bytes).catch((error: unknown) => err(reasonOf(error)))),
 };
