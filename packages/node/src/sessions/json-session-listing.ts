@@ -1,28 +1,20 @@
-/**
- * Listing and removing the session files of a sessions dir, for `session/list` and `session/delete`.
- * A listing reads only the head of each file (its fields come before `messages`, see
- * docs/session-file.md), so a dir of 10 MB sessions lists in milliseconds; a pending journal's time
- * is the session's last update. Files that are not session
- * files of the form `<id>.json`, symlinks and unreadable or malformed heads are left out.
- */
-import { constants } from "node:fs";
 import { lstat, open, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
+import { SAFE_READ_FLAGS } from "../files/safe-read-flags.js";
 import { isSessionId, titleOf, type StoreError, type StoredSessionSummary } from "@mm/core";
 import { errorCode, reasonOf } from "../errno.js";
 import { isRecord, SESSION_FORMAT } from "./json-session-document.js";
 import { checkSessionsDir } from "./session-files.js";
 
 const HEAD_BYTES = 64 * 1024;
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const FIRST_USER = /\{"role":"user","text":("(?:[^"\\]|\\.)*")(,"summary":true)?\}/g;
 
 type Head = { readonly [key: string]: unknown };
 
 /** The first bytes of a regular file, and whether that is all of it. */
 const readHead = async (path: string): Promise<{ readonly text: string; readonly whole: boolean } | undefined> => {
-  const handle = await open(path, READ_FLAGS).catch(() => undefined);
+  const handle = await open(path, SAFE_READ_FLAGS).catch(() => undefined);
   if (handle === undefined) return undefined;
   try {
     const info = await handle.stat();

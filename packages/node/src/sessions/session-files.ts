@@ -4,17 +4,16 @@
  * of a file as this process last saw it (to notice another writer).
  */
 import { randomBytes } from "node:crypto";
-import { constants, lstatSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { open, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";
+import { SAFE_READ_FLAGS } from "../files/safe-read-flags.js";
 import { makeDirectories } from "../files/make-directories.js";
 
 /** Errors of an fsync on a directory that only mean the platform or filesystem cannot do it. */
 const UNSUPPORTED_DIR_SYNC = new Set(["EINVAL", "ENOTSUP", "EISDIR", "EPERM", "EACCES", "EBADF"]);
-
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Whether the sessions dir exists; refuses a symlink or a non-directory in its place, and (given the
@@ -99,21 +98,18 @@ export const writeAtomically = async (target: string, data: string | Uint8Array)
 };
 
 /**
- * A regular file's text (UTF-8), never through a symlink nor blocking on a FIFO; undefined when it
- * does not exist; refused unread when larger than `maxBytes`.
+ * A regular file's bytes, never through a symlink nor blocking on a FIFO; undefined when it does not
+ * exist; refused unread when larger than `maxBytes`. `what` names it in the error.
  */
-export const readRegularFile = async (path: string, what: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Result<string | undefined, string>> => {
+export const readRegularBytes = async (path: string, what: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Result<Buffer | undefined, string>> => {
   let handle: FileHandle | undefined;
   try {
     if (lstatSync(path).isSymbolicLink()) return err(`${what} is a symlink: ${path}`);
-    handle = await open(path, READ_FLAGS);
+    handle = await open(path, SAFE_READ_FLAGS);
     const info = await handle.stat();
     if (!info.isFile()) return err(`${what} is not a regular file: ${path}`);
     if (info.size > maxBytes) return err(`${what} is larger than ${Math.round(maxBytes / 1048576)} MiB, more than mm writes: ${path}`);
-    // A Buffer then its toString: in a fresh process, faster than Node's own UTF-8 read. Not as Latin-1
-    // when the file is ASCII (as mm writes it): Node makes an external string of that, which every later
-    // model step of the session pays for when it sends the history.
-    return ok((await handle.readFile()).toString("utf8"));
+    return ok(await handle.readFile());
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT") return ok(undefined);
@@ -123,6 +119,15 @@ export const readRegularFile = async (path: string, what: string, maxBytes = Num
     await handle?.close().catch(() => undefined);
   }
 };
+
+/**
+ * A regular file's text (UTF-8), as readRegularBytes reads it. A Buffer then its toString: in a fresh
+ * process, faster than Node's own UTF-8 read. Not as Latin-1 when the file is ASCII (as mm writes it):
+ * Node makes an external string of that, which every later model step of the session pays for when it
+ * sends the history.
+ */
+export const readRegularFile = async (path: string, what: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Result<string | undefined, string>> =>
+  (await readRegularBytes(path, what, maxBytes)).map((bytes) => bytes?.toString("utf8"));
 
 /** What identifies a version of a file: a rewrite (new inode) or an append (new size) changes it. */
 export type FileStamp = { readonly ino: number; readonly size: number; readonly mtimeMs: number } | "absent";

@@ -1,10 +1,9 @@
-import { constants } from "node:fs";
-import { lstat, mkdir, open, readdir, rmdir, unlink, type FileHandle } from "node:fs/promises";
+import { lstat, mkdir, readdir, rmdir, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { isSessionId, type UndoLog, type UndoPlace, type UndoStore, type UndoStoreError } from "@mm/core";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";
-import { prepareSessionsDir, readRegularFile, writeAtomically } from "../sessions/session-files.js";
+import { prepareSessionsDir, readRegularBytes, readRegularFile, writeAtomically } from "../sessions/session-files.js";
 import { BLOB_HASH, decodeUndoLog, encodeUndoLog } from "./undo-log-file.js";
 import { processUndoKey, type UndoKeyLoader } from "./undo-key.js";
 import { localWorkspace, sha256 } from "./workspace-files.js";
@@ -21,8 +20,6 @@ const MAX_LOG_BYTES = 64 * 1024 * 1024;
 
 const io = (message: string): UndoStoreError => ({ kind: "io", message });
 const corrupt = (message: string): UndoStoreError => ({ kind: "corrupt", message });
-
-const BLOB_READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 type Paths = { readonly dir: string; readonly log: string; readonly blobs: string };
 
@@ -47,20 +44,9 @@ const blobsDir = async (blobs: string, create: boolean): Promise<Result<boolean,
   return blobsDir(blobs, false);
 };
 
-const readBlob = async (path: string): Promise<Result<Buffer, string>> => {
-  let handle: FileHandle | undefined;
-  try {
-    if ((await lstat(path)).isSymbolicLink()) return err(`undo blob is a symlink: ${path}`);
-    // Never following a link planted since, nor blocking on a FIFO.
-    handle = await open(path, BLOB_READ_FLAGS);
-    if (!(await handle.stat()).isFile()) return err(`undo blob is not a regular file: ${path}`);
-    return ok(await handle.readFile());
-  } catch (error) {
-    return err(errorCode(error) === "ENOENT" ? `undo blob is missing: ${path}` : `cannot read ${path}: ${reasonOf(error)}`);
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-};
+/** A blob's bytes: read as the session files are (no link, no FIFO); a missing one is an error. */
+const readBlob = async (path: string): Promise<Result<Buffer, string>> =>
+  (await readRegularBytes(path, "undo blob")).andThen((bytes) => (bytes === undefined ? err(`undo blob is missing: ${path}`) : ok(bytes)));
 
 /** The UndoStore port on local files; no method throws or rejects. */
 export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {

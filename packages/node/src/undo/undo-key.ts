@@ -5,15 +5,14 @@
  * cloned repository ships in its `.mm/sessions/` cannot name files for `/undo` to write.
  */
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
 import { chmod, lstat, open, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { err, ok, type Result } from "neverthrow";
+import { SAFE_READ_FLAGS } from "../files/safe-read-flags.js";
 import { errorCode, reasonOf } from "../errno.js";
 import { makeDirectories } from "../files/make-directories.js";
 
 const KEY_BYTES = 32;
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /** Loads the key at `file`, or makes it; why not, in one line. */
 type KeyLoader = () => Promise<Result<Uint8Array, string>>;
@@ -21,7 +20,7 @@ type KeyLoader = () => Promise<Result<Uint8Array, string>>;
 const readKey = async (file: string): Promise<Result<Uint8Array, string> | undefined> => {
   let handle: FileHandle | undefined;
   try {
-    handle = await open(file, READ_FLAGS);
+    handle = await open(file, SAFE_READ_FLAGS);
     const info = await handle.stat();
     if (!info.isFile()) return err(`the undo key ${file} is not a regular file`);
     if (process.getuid !== undefined && info.uid !== process.getuid()) return err(`the undo key ${file} is not the user's own`);

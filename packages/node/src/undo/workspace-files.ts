@@ -6,15 +6,14 @@
  * resolves elsewhere (a link planted since) is refused. An existing file keeps its mode.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { constants, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import { lstat, open, realpath, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { FileNow, UndoStore } from "@mm/core";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
+import { SAFE_READ_FLAGS } from "../files/safe-read-flags.js";
 import { errorCode, reasonOf } from "../errno.js";
 import { makeDirectories } from "../files/make-directories.js";
-
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 const sizeText = (bytes: number): string => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
 
@@ -30,7 +29,7 @@ export const readNow = async (path: string, maxBytes: number): Promise<FileNow> 
     const info = await lstat(path);
     if (!info.isFile()) return { kind: "unreadable", reason: whatIs(info) };
     if (info.size > maxBytes) return { kind: "unreadable", reason: `larger than ${sizeText(maxBytes)}, the most /undo keeps of a file` };
-    handle = await open(path, READ_FLAGS);
+    handle = await open(path, SAFE_READ_FLAGS);
     const opened = await handle.stat();
     if (!opened.isFile()) return { kind: "unreadable", reason: "not a regular file" };
     const bytes = await handle.readFile();
