@@ -116,7 +116,8 @@ const main = async (): Promise<void> => {
   // reading the agent's credentials.
   const hiddenEnv = new Set([config.model.apiKeyEnv, ...config.tools.hiddenEnv]);
   const commandEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !hiddenEnv.has(name)));
-  const sandbox = startSandbox(config, homedir(), log);
+  const stateDir = userStateDir(process.env, homedir());
+  const sandbox = startSandbox(config, homedir(), log, stateDir);
   // Ends the process groups mm starts (commands, MCP servers) and removes the sandbox's directory
   // if mm itself is killed (SIGKILL from the editor): nothing mm starts outlives it.
   const reaper = startReaper();
@@ -147,7 +148,7 @@ const main = async (): Promise<void> => {
     config,
     ports,
     { stream, afterResponse: watch.afterResponse },
-    { home: homedir(), stateDir: userStateDir(process.env, homedir()), os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
+    { home: homedir(), stateDir, os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
   );
   installLifecycle(served, log, shell);
   if (sandbox !== undefined) process.on("exit", sandbox.dispose);

@@ -17,12 +17,16 @@ export const sandboxLine = (tools: MmConfig["tools"], unavailable: SandboxUnavai
   return `mm-acp: bash runs sandboxed (bubblewrap): writable: ${writable}; network: ${tools.network ? "on" : "off"}; hidden: ${hidden}`;
 };
 
-/** The sandbox when `tools.sandbox` is "workspace" (its check running in the background), else undefined. */
-export const startSandbox = (config: MmConfig, home: string, log: Pick<Log, "info" | "warn">): BwrapSandbox | undefined => {
+/**
+ * The sandbox when `tools.sandbox` is "workspace" (its check running in the background), else
+ * undefined. mm's state dir (`stateDir`: the key that signs undo data) is hidden like the user's secrets.
+ */
+export const startSandbox = (config: MmConfig, home: string, log: Pick<Log, "info" | "warn">, stateDir?: string): BwrapSandbox | undefined => {
   if (config.tools.sandbox !== "workspace") return undefined;
-  const { writable, network, hidden } = config.tools;
+  const tools = stateDir === undefined ? config.tools : { ...config.tools, hidden: [...config.tools.hidden, stateDir] };
+  const { writable, network, hidden } = tools;
   // The sessions directory stays read-only inside: a command must not forge what session/load replays.
   const sandbox = bwrapSandbox({ home, writable, network, hidden, ...(config.sessions.enabled ? { readOnly: [config.sessions.dir] } : {}) });
-  void sandbox.ready.then((checked) => (checked.isErr() ? log.warn(sandboxLine(config.tools, checked.error)) : log.info(sandboxLine(config.tools, undefined))));
+  void sandbox.ready.then((checked) => (checked.isErr() ? log.warn(sandboxLine(tools, checked.error)) : log.info(sandboxLine(tools, undefined))));
   return sandbox;
 };

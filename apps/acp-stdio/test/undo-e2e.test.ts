@@ -498,6 +498,31 @@ describe("/undo", () => {
     expect(agent.problems).toEqual([]);
   });
 
+  it.skipIf(noSandbox !== undefined)("with the sandbox on, a command cannot read the key that signs undo data", async () => {
+    // The state dir in the project, so that it is inside what the sandbox shows at all (a home under
+    // /tmp would be behind its private /tmp): masked all the same.
+    const stateHome = join(cwd, ".state");
+    const sandboxed = join(tempDir("undo-config"), "mm.json");
+    writeFileSync(sandboxed, JSON.stringify({ sessions: { enabled: true }, tools: { sandbox: "workspace" } }));
+    const key = join(stateHome, "mm/undo.key");
+    server.enqueue(
+      toolCalls([{ name: "write_file", arguments: { path: "a.txt", content: "a" } }]),
+      text("written"),
+      toolCalls([{ name: "bash", arguments: { command: `cp ${key} stolen.key` } }]),
+      text("tried"),
+    );
+    const agent = spawn(sandboxed, stateHome);
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await prompt(client, sessionId, "write");
+      expect(statSync(key).size).toBe(32);
+      await prompt(client, sessionId, "steal");
+    });
+    await stop(agent);
+    expect(readdirSync(cwd)).not.toContain("stolen.key");
+    expect(agent.problems).toEqual([]);
+  });
+
   it("takes back a symbolic link the turn made as the link, never the file it points to", async () => {
     const outside = tempDir("undo-outside");
     writeFileSync(join(outside, "precious.txt"), "precious\n");
