@@ -192,6 +192,38 @@ describe("/undo", () => {
     });
   }
 
+  for (const inGit of [false, true]) {
+    it(`puts files back with their modes: a removed script executable, a private file private, ${inGit ? "in a git repository" : "outside git"}`, async () => {
+      const modeOf = (name: string) => statSync(join(cwd, name)).mode & 0o777;
+      writeFileSync(join(cwd, "run.sh"), "#!/bin/sh\necho run\n", { mode: 0o755 });
+      writeFileSync(join(cwd, "edited.sh"), "#!/bin/sh\necho one\n", { mode: 0o700 });
+      writeFileSync(join(cwd, "private.txt"), "mine\n", { mode: 0o600 });
+      writeFileSync(join(cwd, "written.sh"), "#!/bin/sh\n", { mode: 0o750 });
+      if (inGit) {
+        git("init", "-q");
+        git("add", "-A");
+        git("commit", "-qm", "init");
+      }
+      server.enqueue(
+        toolCalls([
+          { name: "bash", arguments: { command: "rm run.sh private.txt && sed -i s/one/two/ edited.sh" } },
+          { name: "write_file", arguments: { path: "written.sh", content: "gone\n" } },
+          { name: "bash", arguments: { command: "rm written.sh" } },
+        ]),
+        text("done"),
+      );
+      const { agent, sessionId } = await session("change", "/undo");
+      expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 4 file\(s\) restored, 0 removed/);
+      expect(readFileSync(join(cwd, "run.sh"), "utf8")).toBe("#!/bin/sh\necho run\n");
+      expect(modeOf("run.sh")).toBe(0o755);
+      expect(modeOf("edited.sh")).toBe(0o700);
+      expect(modeOf("written.sh")).toBe(0o750);
+      // Git keeps only the executable bit: a tracked private file the turn removed comes back as git would check it out.
+      expect(modeOf("private.txt")).toBe(inGit ? 0o644 : 0o600);
+      expect(agent.problems).toEqual([]);
+    });
+  }
+
   it("in a git repository whose .gitattributes converts a file, never puts back git's copy in place of the user's bytes", async () => {
     writeFileSync(join(cwd, ".gitattributes"), "* text=auto\n");
     writeFileSync(join(cwd, "crlf.txt"), "one\r\ntwo\r\n");

@@ -125,4 +125,5 @@ export {
   type ChangeSnapshot,
   type ChangeTracker,
   type ChangeTrackingError,
+  type KeptFile,
 } from "./ports/change-tracker.js";

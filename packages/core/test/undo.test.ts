@@ -477,6 +477,26 @@ describe("planUndo", () => {
     expect(plan).toEqual({ actions: [], conflicts: [], notRestorable: [] });
   });
 
+  it("puts a mode back where both were seen, and names a file whose mode alone changed since", () => {
+    const withMode = (hash: string, mode: number) => ({ kind: "blob" as const, hash, size: 1, mode });
+    const plan = planUndo(
+      [
+        // chmod +x by the turn: same content, the mode back.
+        { path: "/chmod", before: withMode("1", 0o644), after: withMode("1", 0o755) },
+        // A mode not seen on one side: content alone decides.
+        { path: "/unseen", before: blob("2"), after: withMode("2", 0o755) },
+        // Changed by the turn, then chmod by someone else.
+        { path: "/theirs", before: withMode("3", 0o644), after: withMode("4", 0o644) },
+      ],
+      [withMode("1", 0o755), withMode("2", 0o755), withMode("4", 0o600)],
+    );
+    expect(plan.actions).toEqual([
+      { path: "/chmod", to: withMode("1", 0o644), kind: "restore" },
+      { path: "/theirs", to: withMode("3", 0o644), kind: "restore" },
+    ]);
+    expect(plan.conflicts).toEqual([{ path: "/theirs", reason: "its permissions changed since the turn" }]);
+  });
+
   it("says what it did in one chunk", () => {
     expect(undoneLine({ restored: 3, removed: 1, messages: 4, notRestorable: [], failed: [], recorded: true })).toMatch(
       /^↩ undid the last turn: 3 file\(s\) restored, 1 removed, history back to 4 message\(s\)\.\nNot undone: /,

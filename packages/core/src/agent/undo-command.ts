@@ -43,7 +43,7 @@ export const carryUndo = async (state: AgentState, live: LiveSession, before: Hi
 
 const currentOf = async (store: UndoStore, path: string, limits: UndoLimits): Promise<CurrentState> => {
   const now = await store.read(path, limits.maxFileBytes);
-  if (now.kind === "bytes") return { kind: "blob", hash: store.hash(now.bytes), size: now.bytes.length };
+  if (now.kind === "bytes") return { kind: "blob", hash: store.hash(now.bytes), size: now.bytes.length, ...(now.mode !== undefined ? { mode: now.mode } : {}) };
   return now.kind === "absent" ? now : { kind: "unknown", reason: now.reason };
 };
 
@@ -65,7 +65,7 @@ const apply = async (store: UndoStore, fs: FileSystem, place: UndoPlace, action:
     );
   const blob = await store.getBlob(place, action.to.hash);
   if (blob.isErr()) return describeUndoStoreError(blob.error);
-  return (await store.restore(action.path, blob.value)).match(
+  return (await store.restore(action.path, blob.value, action.to.mode)).match(
     () => undefined,
     (e) => e,
   );

@@ -26,11 +26,14 @@ export type ChangeSnapshot = {
   readonly finish: () => ResultAsync<readonly FileDiff[], ChangeTrackingError>;
   /**
    * Once `finish` answered: what a path it reported held at `begin`, when the adapter kept it (its
-   * bytes, binary included; null when it did not exist); undefined when it did not (a file over its
-   * size limit, a link). Absent when the adapter keeps nothing.
+   * bytes, binary included, and its permission bits when it saw them; null when it did not exist);
+   * undefined when it did not (a file over its size limit, a link). Absent when the adapter keeps nothing.
    */
-  readonly before?: (path: string) => Uint8Array | null | undefined;
+  readonly before?: (path: string) => KeptFile | null | undefined;
 };
+
+/** A file's bytes as kept before a change, and its permission bits (`0o755`) when they were seen. */
+export type KeptFile = { readonly bytes: Uint8Array; readonly mode?: number };
 
 /** The ChangeTracker port. */
 export type ChangeTracker = {

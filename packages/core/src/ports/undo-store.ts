@@ -9,10 +9,13 @@ import type { ResultAsync } from "neverthrow";
 /** Whose undo data: the session's id in its cwd (the sessions dir is relative to it). */
 export type UndoPlace = { readonly cwd: string; readonly sessionId: string };
 
-/** A file's content at one moment: absent, the hash and size of its bytes, or not known (why). */
+/**
+ * A file's content at one moment: absent, the hash and size of its bytes (and its permission bits,
+ * `0o644`, when they were seen), or not known (why).
+ */
 export type UndoFileState =
   | { readonly kind: "absent" }
-  | { readonly kind: "blob"; readonly hash: string; readonly size: number }
+  | { readonly kind: "blob"; readonly hash: string; readonly size: number; readonly mode?: number }
   | { readonly kind: "unknown"; readonly reason: string };
 
 /** One file a turn changed: what it held before the turn (kept as a blob), and what the turn left. */
@@ -30,10 +33,10 @@ export type UndoTurn = {
 /** The turns that can be undone, oldest first. */
 export type UndoLog = { readonly turns: readonly UndoTurn[] };
 
-/** What is at a path now: nothing, a regular file's bytes, or something that cannot be read as such. */
+/** What is at a path now: nothing, a regular file's bytes and permission bits, or something that cannot be read as such. */
 export type FileNow =
   | { readonly kind: "absent" }
-  | { readonly kind: "bytes"; readonly bytes: Uint8Array }
+  | { readonly kind: "bytes"; readonly bytes: Uint8Array; readonly mode?: number }
   | { readonly kind: "unreadable"; readonly reason: string };
 
 /** Why undo data could not be read or written: one line. */
@@ -59,9 +62,11 @@ export type UndoStore = {
   /**
    * Puts `bytes` at `path` (its missing directories created), or removes the file there (null). What
    * is at the path itself is replaced, a link included: nothing is written through a link, and a
-   * directory on the way that is a link is refused. The reason when it could not.
+   * directory on the way that is a link is refused. The file gets `mode` (permission bits, no setuid,
+   * setgid or sticky bit) when given, else keeps the mode of the file it replaces, else a new file's.
+   * The reason when it could not.
    */
-  readonly restore: (path: string, bytes: Uint8Array | null) => ResultAsync<void, string>;
+  readonly restore: (path: string, bytes: Uint8Array | null, mode?: number) => ResultAsync<void, string>;
   /** Whether `path` is the store's own (the sessions dir of `cwd`): mm's files, never recorded nor restored. */
   readonly owns: (cwd: string, path: string) => boolean;
 };

@@ -55,7 +55,7 @@ export const inMemoryChangeTracker = (fs: InMemoryFileSystem, options: InMemoryC
         before: (path: string) => {
           const text = before.get(path);
           if (text === undefined) return null;
-          return text.length > maxFileBytes ? undefined : new TextEncoder().encode(text);
+          return text.length > maxFileBytes ? undefined : { bytes: new TextEncoder().encode(text) };
         },
         finish: () => {
           const after = filesUnder(fs.files, cwd);

@@ -5,7 +5,7 @@
  */
 import type { Result } from "neverthrow";
 import type { FileDiff, ImageData } from "../history/message.js";
-import type { ChangeTracker } from "../ports/change-tracker.js";
+import type { ChangeTracker, KeptFile } from "../ports/change-tracker.js";
 import type { FileSystem } from "../ports/file-system.js";
 import type { ToolSpec } from "../ports/model.js";
 import type { Shell } from "../ports/shell.js";
@@ -65,9 +65,9 @@ export type ToolOutcome = {
   readonly exit?: CommandExit;
   /**
    * What a path of `diffs` held before the call, when the tool kept it (a command's change tracker):
-   * its bytes, null when it did not exist, undefined when not kept. For `/undo`; not recorded.
+   * its bytes (and mode), null when it did not exist, undefined when not kept. For `/undo`; not recorded.
    */
-  readonly before?: (path: string) => Uint8Array | null | undefined;
+  readonly before?: (path: string) => KeptFile | null | undefined;
 };
 
 /** One entry of the task list a plan tool keeps (ACP's plan entries). */

@@ -22,13 +22,17 @@ export type UndoPlan = {
   readonly notRestorable: readonly NamedFile[];
 };
 
+/** The same content, and the same mode where both modes were seen. */
 const same = (a: UndoFileState, b: UndoFileState): boolean =>
-  a.kind === "absent" ? b.kind === "absent" : a.kind === "blob" && b.kind === "blob" && a.hash === b.hash;
+  a.kind === "absent"
+    ? b.kind === "absent"
+    : a.kind === "blob" && b.kind === "blob" && a.hash === b.hash && (a.mode === undefined || b.mode === undefined || a.mode === b.mode);
 
 const conflictReason = (after: UndoFileState, now: CurrentState): string => {
   if (after.kind === "unknown") return `cannot tell whether it changed since the turn (${after.reason})`;
   if (now.kind === "unknown") return `changed since the turn: ${now.reason}`;
   if (now.kind === "absent") return "removed since the turn";
+  if (after.kind === "blob" && after.hash === now.hash) return "its permissions changed since the turn";
   return after.kind === "absent" ? "created again since the turn" : "changed since the turn";
 };
 

@@ -46,8 +46,12 @@ const sizeText = (bytes: number): string => (bytes % 1048576 === 0 ? `${bytes / 
 const sameNow = (a: FileNow, b: FileNow): boolean => {
   if (a.kind === "absent" || b.kind === "absent") return a.kind === b.kind;
   if (a.kind !== "bytes" || b.kind !== "bytes" || a.bytes.length !== b.bytes.length) return false;
+  if (a.mode !== undefined && b.mode !== undefined && a.mode !== b.mode) return false;
   return a.bytes.every((byte, i) => byte === b.bytes[i]);
 };
+
+/** The mode field of a state, when the mode was seen. */
+const modeOf = (mode: number | undefined): { readonly mode?: number } => (mode === undefined ? {} : { mode });
 
 /**
  * Where the entry at `path` is, its directory's links resolved but not its own: a changed entry the
@@ -85,7 +89,7 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
     now.kind === "absent"
       ? now
       : now.kind === "bytes"
-        ? { kind: "blob", hash: store.hash(now.bytes), size: now.bytes.length }
+        ? { kind: "blob", hash: store.hash(now.bytes), size: now.bytes.length, ...modeOf(now.mode) }
         : { kind: "unknown", reason: now.reason };
 
   const keep = async (now: FileNow): Promise<UndoFileState> => {
@@ -98,7 +102,9 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
     if (fits.length !== earlier.length) dirty = true;
     earlier = fits;
     const put = await store.putBlob(place, now.bytes);
-    return put.isOk() ? { kind: "blob", hash: put.value, size } : { kind: "unknown", reason: `not kept: ${describeUndoStoreError(put.error)}` };
+    return put.isOk()
+      ? { kind: "blob", hash: put.value, size, ...modeOf(now.mode) }
+      : { kind: "unknown", reason: `not kept: ${describeUndoStoreError(put.error)}` };
   };
 
   const save = async (): Promise<void> => {
@@ -136,7 +142,7 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
       pending.delete(landed);
       if (before === undefined) {
         const kept = outcome.before?.(path);
-        before = kept === undefined ? undefined : kept === null ? { kind: "absent" } : { kind: "bytes", bytes: kept };
+        before = kept === undefined ? undefined : kept === null ? { kind: "absent" } : { kind: "bytes", bytes: kept.bytes, ...modeOf(kept.mode) };
       }
       if (diff === undefined && (before === undefined || sameNow(before, now))) continue;
       files.set(landed, { path: landed, before: before === undefined ? notKept(diff?.note) : await keep(before), after: afterOf(now) });

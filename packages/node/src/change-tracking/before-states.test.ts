@@ -15,9 +15,9 @@ const check = async (cwd: string) => {
   sh(cwd, COMMAND);
   const diffs = (await snapshot.finish())._unsafeUnwrap();
   expect(diffs.map((d) => d.path)).toEqual(["bin.dat", "f.txt", "gone.txt", "new.txt"].map((name) => join(cwd, name)));
-  expect(Buffer.from(snapshot.before?.(join(cwd, "bin.dat")) ?? [])).toEqual(BINARY);
-  expect(Buffer.from(snapshot.before?.(join(cwd, "gone.txt")) ?? []).toString()).toBe("bye\n");
-  expect(Buffer.from(snapshot.before?.(join(cwd, "f.txt")) ?? []).toString()).toBe("a\n");
+  expect(Buffer.from(snapshot.before?.(join(cwd, "bin.dat"))?.bytes ?? [])).toEqual(BINARY);
+  expect(Buffer.from(snapshot.before?.(join(cwd, "gone.txt"))?.bytes ?? []).toString()).toBe("bye\n");
+  expect(Buffer.from(snapshot.before?.(join(cwd, "f.txt"))?.bytes ?? []).toString()).toBe("a\n");
   expect(snapshot.before?.(join(cwd, "new.txt"))).toBeNull();
   expect(snapshot.before?.(join(cwd, "other"))).toBeUndefined();
 };
@@ -33,6 +33,27 @@ describe("before-states", () => {
     await check(dir);
   });
 
+  it("with the mode of a removed file: git's executable bit in a work tree, the file's own mode outside git", async () => {
+    const repo = await dirs.make();
+    await writeFiles(repo, { "run.sh": "#!/bin/sh\n", "plain.txt": "p\n", "kept.sh": "#!/bin/sh\n" });
+    sh(repo, "chmod 755 run.sh kept.sh && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm init");
+    const inGit = (await changeTracker().begin(repo))._unsafeUnwrap();
+    sh(repo, "rm run.sh plain.txt && echo more >> kept.sh");
+    (await inGit.finish())._unsafeUnwrap();
+    expect(inGit.before?.(join(repo, "run.sh"))?.mode).toBe(0o755);
+    expect(inGit.before?.(join(repo, "plain.txt"))?.mode).toBe(0o644);
+    // Still there: it keeps the mode it has (git's bit is not the file's whole mode).
+    expect(inGit.before?.(join(repo, "kept.sh"))?.mode).toBeUndefined();
+    const dir = await dirs.make();
+    await writeFiles(dir, { "secret.env": "K=v\n", "run.sh": "#!/bin/sh\n" });
+    sh(dir, "chmod 600 secret.env && chmod 750 run.sh");
+    const plain = (await changeTracker().begin(dir))._unsafeUnwrap();
+    sh(dir, "rm secret.env && echo more >> run.sh");
+    (await plain.finish())._unsafeUnwrap();
+    expect(plain.before?.(join(dir, "secret.env"))?.mode).toBe(0o600);
+    expect(plain.before?.(join(dir, "run.sh"))?.mode).toBe(0o750);
+  });
+
   it("in a git work tree, not of a file git converts as it stores it (core.autocrlf): its blob is not the user's bytes", async () => {
     const repo = await dirs.make();
     sh(repo, "git init -q && git config core.autocrlf input");
@@ -42,7 +63,7 @@ describe("before-states", () => {
     sh(repo, "sed -i s/a/c/ crlf.txt lf.txt");
     expect((await snapshot.finish())._unsafeUnwrap().map((d) => d.path)).toEqual([join(repo, "crlf.txt"), join(repo, "lf.txt")]);
     expect(snapshot.before?.(join(repo, "crlf.txt"))).toBeUndefined();
-    expect(Buffer.from(snapshot.before?.(join(repo, "lf.txt")) ?? []).toString()).toBe("a\n");
+    expect(Buffer.from(snapshot.before?.(join(repo, "lf.txt"))?.bytes ?? []).toString()).toBe("a\n");
   });
 
   it("of a file too large to diff: read in a git work tree (within its own limit), not kept outside git", async () => {
@@ -52,7 +73,7 @@ describe("before-states", () => {
     sh(repo, "echo small > large.bin && echo small > huge.bin");
     const diffs = (await snapshot.finish())._unsafeUnwrap();
     expect(diffs.map((d) => d.note)).toEqual(["file changed, not shown: larger than 256 KiB", "file changed, not shown: larger than 256 KiB"]);
-    expect(Buffer.from(snapshot.before?.(join(repo, "large.bin")) ?? [])).toEqual(large);
+    expect(Buffer.from(snapshot.before?.(join(repo, "large.bin"))?.bytes ?? [])).toEqual(large);
     expect(snapshot.before?.(join(repo, "huge.bin"))).toBeUndefined();
     const dir = await dirs.make();
     await writeFiles(dir, { "large.bin": large });

@@ -3,12 +3,13 @@
  * UTF-8 files, a note naming binary, large, linked and submodule entries, and a per-call budget on
  * the total of texts kept.
  */
-import type { FileDiff } from "@mm/core";
+import type { FileDiff, KeptFile } from "@mm/core";
 import type { TrackingLimits } from "./limits.js";
 
 /** What one path held at one moment; null (in a FileChange) when it held nothing. */
 export type FileState =
-  | { readonly kind: "bytes"; readonly bytes: Buffer }
+  /** A file's bytes, and its permission bits when they were seen (handed over with them for /undo). */
+  | { readonly kind: "bytes"; readonly bytes: Buffer; readonly mode?: number }
   | { readonly kind: "large"; readonly size: number }
   | { readonly kind: "link" }
   | { readonly kind: "submodule" }
@@ -47,14 +48,14 @@ const textOf = (state: FileState | null): string | null => (state?.kind === "byt
 const textBytes = (change: FileChange): number =>
   [change.before, change.after].reduce((sum, state) => sum + (state?.kind === "bytes" ? state.bytes.length : 0), 0);
 
-/** What the paths of a result of {@link fileDiffsOf} held before, when read: bytes, or null when absent. */
-const beforeStates = new WeakMap<readonly FileDiff[], ReadonlyMap<string, Buffer | null>>();
+/** What the paths of a result of {@link fileDiffsOf} held before, when read: bytes (and mode), or null when absent. */
+const beforeStates = new WeakMap<readonly FileDiff[], ReadonlyMap<string, KeptFile | null>>();
 
 /**
  * What the paths of `diffs` (a result of {@link fileDiffsOf}) held before: bytes, null when absent; a
  * path not in it was not read. Taken once: the diffs live on in the history, the bytes must not.
  */
-export const takeBeforeStates = (diffs: readonly FileDiff[]): ReadonlyMap<string, Buffer | null> => {
+export const takeBeforeStates = (diffs: readonly FileDiff[]): ReadonlyMap<string, KeptFile | null> => {
   const states = beforeStates.get(diffs);
   beforeStates.delete(diffs);
   return states ?? new Map();
@@ -73,12 +74,13 @@ export const fileDiffsOf = (
 ): FileDiff[] => {
   const diffs = diffsOf(changes, limits);
   // What was read before of files too large to diff (`larger`), then what the diffs read.
-  const before = new Map<string, Buffer | null>(larger);
+  const before = new Map<string, KeptFile | null>([...larger].map(([path, bytes]) => [path, { bytes }]));
   for (const change of changes) {
     // A link or a submodule made, replaced or removed: no state before is handed over (not restorable).
     if ([change.before, change.after].some((state) => state?.kind === "link" || state?.kind === "submodule")) continue;
     if (change.before === null) before.set(change.path, null);
-    else if (change.before.kind === "bytes") before.set(change.path, change.before.bytes);
+    else if (change.before.kind === "bytes")
+      before.set(change.path, change.before.mode === undefined ? { bytes: change.before.bytes } : { bytes: change.before.bytes, mode: change.before.mode });
   }
   for (const path of notBytes) before.delete(path);
   beforeStates.set(diffs, before);

@@ -113,11 +113,14 @@ export const gitFileDiffs = async (
     if (object !== undefined) contents.set(wanted[i]!, object.bytes);
   });
   const pathOf = (entry: RawDiffEntry): string => join(tree.cwd, entry.path.slice(tree.prefix.length));
-  const changes: FileChange[] = changed.map((entry) => ({
-    path: pathOf(entry),
-    before: stateOf(entry.oldMode, entry.oldId, sizes, contents, limits),
-    after: stateOf(entry.newMode, entry.newId, sizes, contents, limits),
-  }));
+  const changes: FileChange[] = changed.map((entry) => {
+    const before = stateOf(entry.oldMode, entry.oldId, sizes, contents, limits);
+    const after = stateOf(entry.newMode, entry.newId, sizes, contents, limits);
+    // Git keeps only the executable bit: a file the command removed comes back as git would check it
+    // out (0755 or 0644); one still there keeps the mode it has (git's bit is not its whole mode).
+    const removed = after === null && before?.kind === "bytes";
+    return { path: pathOf(entry), before: removed ? { ...before, mode: entry.oldMode === "100755" ? 0o755 : 0o644 } : before, after };
+  });
   const larger = await largerBefore(cat, changed, sizes, limits, deadline);
   if (isFailure(larger)) return err(larger);
   const converted = changed.filter((entry) => {

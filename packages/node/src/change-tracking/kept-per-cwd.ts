@@ -4,7 +4,7 @@
  * `finish` runs once.
  */
 import { err, ResultAsync, type Result } from "neverthrow";
-import type { ChangeSnapshot, ChangeTrackingError, FileDiff } from "@mm/core";
+import type { ChangeSnapshot, ChangeTrackingError, FileDiff, KeptFile } from "@mm/core";
 import { takeBeforeStates } from "./file-diffs.js";
 
 /** Cwds whose state and watches are kept; the least recently used beyond this is dropped. */
@@ -49,7 +49,7 @@ export const snapshotFinishingOnce = <E>(
   reasonOf: (failure: E) => string,
 ): ChangeSnapshot => {
   let finished = false;
-  let before: ReadonlyMap<string, Buffer | null> = new Map();
+  let before: ReadonlyMap<string, KeptFile | null> = new Map();
   const finish = async (): Promise<Result<readonly FileDiff[], ChangeTrackingError>> => {
     if (finished) return err(failed("this snapshot is already finished"));
     finished = true;
@@ -60,7 +60,7 @@ export const snapshotFinishingOnce = <E>(
   };
   return {
     finish: () => new ResultAsync(finish().catch((error: unknown) => err(failed(String(error))))),
-    // The bytes the compare read of a reported path's state before (binary too), for /undo.
+    // The bytes (and mode) the compare read of a reported path's state before (binary too), for /undo.
     before: (path) => before.get(path),
   };
 };

@@ -14,7 +14,7 @@ const RACY_MS = 1000;
 
 const stateBefore = (entry: ScannedEntry, limits: TrackingLimits): FileState => {
   if (entry.kind === "link") return { kind: "link" };
-  if (entry.content !== undefined) return { kind: "bytes", bytes: entry.content };
+  if (entry.content !== undefined) return { kind: "bytes", bytes: entry.content, mode: entry.mode };
   return entry.size > limits.maxFileBytes ? { kind: "large", size: entry.size } : { kind: "unreadable" };
 };
 

@@ -18,6 +18,8 @@ export type ScannedFile = {
   readonly stamp: Stamp;
   /** Latest of mtime and ctime, in ms. */
   readonly touchedMs: number;
+  /** Permission bits (`0o644`). */
+  readonly mode: number;
   /** The bytes, when asked for, the file is within the size limit and could be read. */
   readonly content?: Buffer;
 };
@@ -73,7 +75,8 @@ export const scanFile = (path: string, limits: ScanLimits, contentBytes: number)
   const touchedMs = Number((info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs) / 1_000_000n);
   const withContent = limits.withContent && size <= limits.maxFileBytes && contentBytes + size <= limits.maxContentBytes;
   const content = withContent ? unlessVanished(() => readFileSync(path)) : undefined;
-  return content === undefined ? { kind: "file", size, stamp, touchedMs } : { kind: "file", size, stamp, touchedMs, content };
+  const mode = Number(info.mode) & 0o777;
+  return content === undefined ? { kind: "file", size, stamp, touchedMs, mode } : { kind: "file", size, stamp, touchedMs, mode, content };
 };
 
 /**

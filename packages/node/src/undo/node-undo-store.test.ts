@@ -121,6 +121,55 @@ describe("nodeUndoStore", () => {
     expect((got as Awaited<ReturnType<typeof store.getBlob>>)._unsafeUnwrapErr().message).toMatch(/not a regular file/);
   });
 
+  it("reads a file's permission bits and restores them: given, else the mode of the file replaced, never a setuid bit", async () => {
+    const cwd = await temp();
+    const store = nodeUndoStore({ dir: ".mm/sessions" });
+    const modeOf = async (name: string) => (await stat(join(cwd, name))).mode & 0o7777;
+    await writeFile(join(cwd, "run.sh"), "#!/bin/sh\n");
+    await chmod(join(cwd, "run.sh"), 0o750);
+    expect(await store.read(join(cwd, "run.sh"), 100)).toMatchObject({ kind: "bytes", mode: 0o750 });
+    // A removed script comes back executable, a secret stays private.
+    (await store.restore(join(cwd, "gone.sh"), new TextEncoder().encode("#!/bin/sh\n"), 0o755))._unsafeUnwrap();
+    expect(await modeOf("gone.sh")).toBe(0o755);
+    (await store.restore(join(cwd, "secret.env"), new TextEncoder().encode("K=v\n"), 0o600))._unsafeUnwrap();
+    expect(await modeOf("secret.env")).toBe(0o600);
+    // Without a mode: the file replaced keeps its own; a mode with more than permission bits is cut to them.
+    (await store.restore(join(cwd, "run.sh"), new TextEncoder().encode("echo\n")))._unsafeUnwrap();
+    expect(await modeOf("run.sh")).toBe(0o750);
+    (await store.restore(join(cwd, "run.sh"), new TextEncoder().encode("echo\n"), 0o4755))._unsafeUnwrap();
+    expect(await modeOf("run.sh")).toBe(0o755);
+  });
+
+  it("keeps a blob's mode in the log, and refuses one that is not permission bits", async () => {
+    const cwd = await temp();
+    const store = nodeUndoStore({ dir: ".mm/sessions", key });
+    const place = { cwd, sessionId: ID };
+    const hash = (await store.putBlob(place, new Uint8Array([1])))._unsafeUnwrap();
+    const log = {
+      turns: [
+        {
+          at: 1,
+          question: "q",
+          files: [{ path: `${cwd}/a`, before: { kind: "blob" as const, hash, size: 1, mode: 0o755 }, after: { kind: "absent" as const } }],
+        },
+      ],
+    };
+    (await store.saveLog(place, log))._unsafeUnwrap();
+    expect((await store.loadLog(place))._unsafeUnwrap()).toEqual(log);
+    const file = join(cwd, ".mm/sessions", `${ID}.undo.json`);
+    const bad = {
+      format: "mm-undo",
+      version: 1,
+      id: ID,
+      cwd,
+      turns: [{ ...log.turns[0], files: [{ ...log.turns[0]!.files[0], before: { kind: "blob", hash, size: 1, mode: 0o4755 } }] }],
+    };
+    await writeFile(file, signed(bad));
+    expect((await store.loadLog(place))._unsafeUnwrapErr().message).toMatch(
+      /turns\[0\]\.files\[0\]\.before\.mode: expected permission bits \(0 to 0o777\), got 2541$/,
+    );
+  });
+
   it("reads a link as unreadable, and restores by replacing what is at the path, never writing through a link", async () => {
     const cwd = await temp();
     const outside = await temp();

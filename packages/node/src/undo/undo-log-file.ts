@@ -54,7 +54,10 @@ const stateOf = (value: unknown, at: string): Decoded<UndoFileState> => {
       if (typeof value.hash !== "string" || !BLOB_HASH.test(value.hash)) return err(`${at}.hash: expected 64 hex digits, got ${show(value.hash)}`);
       if (typeof value.size !== "number" || !Number.isSafeInteger(value.size) || value.size < 0)
         return err(`${at}.size: expected a size, got ${show(value.size)}`);
-      return ok({ kind: "blob", hash: value.hash, size: value.size });
+      if (value.mode === undefined) return ok({ kind: "blob", hash: value.hash, size: value.size });
+      if (typeof value.mode !== "number" || !Number.isInteger(value.mode) || value.mode < 0 || value.mode > 0o777)
+        return err(`${at}.mode: expected permission bits (0 to 0o777), got ${show(value.mode)}`);
+      return ok({ kind: "blob", hash: value.hash, size: value.size, mode: value.mode });
     case "unknown":
       return typeof value.reason === "string"
         ? ok({ kind: "unknown", reason: value.reason })

@@ -3,7 +3,9 @@
  * component nor blocking on a FIFO, and putting one back. A restore writes a temp file beside the
  * target (created exclusively) and renames it over the path, so what is at the path is replaced, a
  * symbolic link included, and nothing is ever written through one; a directory on the way that
- * resolves elsewhere (a link planted since) is refused. An existing file keeps its mode.
+ * resolves elsewhere (a link planted since) is refused. The file gets the mode it had before the
+ * turn when that was seen (permission bits only: no setuid, setgid or sticky bit is ever set), else
+ * keeps the mode of the file it replaces, else a new file's.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Stats } from "node:fs";
@@ -16,6 +18,9 @@ import { errorCode, reasonOf } from "../errno.js";
 import { makeDirectories } from "../files/make-directories.js";
 
 const sizeText = (bytes: number): string => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
+
+/** What a restore may set of a mode: read, write and execute for user, group and others. */
+const PERMISSION_BITS = 0o777;
 
 type Kind = { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean };
 
@@ -35,7 +40,7 @@ export const readNow = async (path: string, maxBytes: number): Promise<FileNow> 
     const bytes = await handle.readFile();
     return bytes.length > maxBytes
       ? { kind: "unreadable", reason: `larger than ${sizeText(maxBytes)}, the most /undo keeps of a file` }
-      : { kind: "bytes", bytes };
+      : { kind: "bytes", bytes, mode: opened.mode & PERMISSION_BITS };
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent" };
@@ -72,7 +77,7 @@ const existingAncestor = async (dir: string): Promise<string> => {
   return at;
 };
 
-const put = async (path: string, bytes: Uint8Array): Promise<Result<void, string>> => {
+const put = async (path: string, bytes: Uint8Array, before: number | undefined): Promise<Result<void, string>> => {
   const dir = dirname(path);
   // Missing directories are made only under one that is itself (mkdir would follow a link on the way).
   const base = await plainDirectory(await existingAncestor(dir));
@@ -82,7 +87,7 @@ const put = async (path: string, bytes: Uint8Array): Promise<Result<void, string
   if (plain.isErr()) return plain;
   const info = await existing(path);
   if (info?.isDirectory() === true) return err("a directory is there now");
-  const mode = info?.isFile() === true ? info.mode & 0o7777 : undefined;
+  const mode = before !== undefined ? before & PERMISSION_BITS : info?.isFile() === true ? info.mode & PERMISSION_BITS : undefined;
   const temp = join(dir, `.${basename(path)}.mm-undo-${randomBytes(6).toString("hex")}.tmp`);
   let handle: FileHandle | undefined;
   try {
@@ -101,10 +106,10 @@ const put = async (path: string, bytes: Uint8Array): Promise<Result<void, string
   }
 };
 
-/** Puts `bytes` at `path`, or removes the file there (null); the reason when it could not. */
-export const restoreFile = async (path: string, bytes: Uint8Array | null): Promise<Result<void, string>> => {
+/** Puts `bytes` at `path` (with `mode` when given), or removes the file there (null); the reason when it could not. */
+export const restoreFile = async (path: string, bytes: Uint8Array | null, mode?: number): Promise<Result<void, string>> => {
   try {
-    return bytes === null ? await remove(path) : await put(path, bytes);
+    return bytes === null ? await remove(path) : await put(path, bytes, mode);
   } catch (error) {
     return err(`cannot ${bytes === null ? "remove" : "write"} it: ${reasonOf(error)}`);
   }
@@ -117,5 +122,5 @@ export const sha256 = (bytes: Uint8Array): string => createHash("sha256").update
 export const localWorkspace: Pick<UndoStore, "read" | "restore" | "hash"> = {
   read: (path, maxBytes) => readNow(path, maxBytes),
   hash: sha256,
-  restore: (path, bytes) => new ResultAsync(restoreFile(path, bytes).catch((error: unknown) => err(reasonOf(error)))),
+  restore: (path, bytes, mode) => new ResultAsync(restoreFile(path, bytes, mode).catch((error: unknown) => err(reasonOf(error)))),
 };
