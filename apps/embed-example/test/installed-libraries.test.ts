@@ -100,6 +100,11 @@ describe("the libraries, installed from their tarballs outside the workspace", (
     expect(files).toContain(join("testing", "index.js"));
     expect(files.filter((f) => f.endsWith(".test.js") || (f.endsWith(".ts") && !f.endsWith(".d.ts")))).toEqual([]);
     expect(readdirSync(core).sort()).toEqual(["LICENSE", "README.md", "dist", "package.json"]);
+    // Nothing of the tests in any library, even packed from a checkout whose dist an older build left.
+    for (const name of ["core", "node", "ai-model"]) {
+      const shipped = readdirSync(join(project, "node_modules", "@mm", name, "dist"), { recursive: true }).map(String);
+      expect(shipped.filter((f) => /(^|\/)test-support\.|\.test\.|(^|\/)bench/.test(f))).toEqual([]);
+    }
   });
 
   it("run a turn under plain node, ESM, no loader", { timeout: 30_000 }, async () => {
