@@ -8,7 +8,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -16,7 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { stall, startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { bwrapSandbox } from "@mm/node";
 import { removeTempDirs, tempDir } from "./faults/helpers.js";
-import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import { BIN, spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
 
 const FILESYSTEM_SERVER = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
 
@@ -193,7 +193,7 @@ describe("/undo", () => {
   }
 
   for (const inGit of [false, true]) {
-    it(`puts files back with their modes: a removed script executable, a private file private, ${inGit ? "in a git repository" : "outside git"}`, async () => {
+    it(`puts files back with their modes: a removed script executable, a private file private, ${inGit ? "in a git repository, as git checks files out under the umask" : "outside git"}`, async () => {
       const modeOf = (name: string) => statSync(join(cwd, name)).mode & 0o777;
       writeFileSync(join(cwd, "run.sh"), "#!/bin/sh\necho run\n", { mode: 0o755 });
       writeFileSync(join(cwd, "edited.sh"), "#!/bin/sh\necho one\n", { mode: 0o700 });
@@ -212,14 +212,64 @@ describe("/undo", () => {
         ]),
         text("done"),
       );
-      const { agent, sessionId } = await session("change", "/undo");
+      // A user with a strict umask: git would check the removed files out 0700 and 0600.
+      const agent = spawnAgent({
+        command: ["sh", "-c", 'umask 077 && exec "$0" "$@"', process.execPath, BIN],
+        env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: state },
+        cwd,
+        args: ["--config", config],
+      });
+      const sessionId = await agent.run(async (client) => {
+        const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+        await prompt(client, sessionId, "change");
+        await prompt(client, sessionId, "/undo");
+        return sessionId;
+      });
+      await stop(agent);
       expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 4 file\(s\) restored, 0 removed/);
       expect(readFileSync(join(cwd, "run.sh"), "utf8")).toBe("#!/bin/sh\necho run\n");
-      expect(modeOf("run.sh")).toBe(0o755);
+      // Outside git the scan saw each file's own mode; git keeps only the executable bit.
+      expect(modeOf("run.sh")).toBe(inGit ? 0o700 : 0o755);
+      expect(modeOf("private.txt")).toBe(0o600);
       expect(modeOf("edited.sh")).toBe(0o700);
+      // Read by write_file before it wrote: its own mode, in git too.
       expect(modeOf("written.sh")).toBe(0o750);
-      // Git keeps only the executable bit: a tracked private file the turn removed comes back as git would check it out.
-      expect(modeOf("private.txt")).toBe(inGit ? 0o644 : 0o600);
+      expect(agent.problems).toEqual([]);
+    });
+
+    it(`takes back a turn that made its files executable, and never widens a file made private since, ${inGit ? "in a git repository" : "outside git"}`, async () => {
+      const modeOf = (name: string) => statSync(join(cwd, name)).mode & 0o777;
+      writeFileSync(join(cwd, "old.sh"), "old\n", { mode: 0o644 });
+      writeFileSync(join(cwd, "notes.txt"), "notes\n", { mode: 0o644 });
+      if (inGit) {
+        git("init", "-q");
+        git("add", "-A");
+        git("commit", "-qm", "init");
+      }
+      server.enqueue(
+        toolCalls([
+          { name: "write_file", arguments: { path: "new.sh", content: "#!/bin/sh\n" } },
+          { name: "write_file", arguments: { path: "old.sh", content: "#!/bin/sh\necho new\n" } },
+          { name: "write_file", arguments: { path: "notes.txt", content: "a secret\n" } },
+          { name: "bash", arguments: { command: "chmod +x new.sh old.sh" } },
+        ]),
+        text("done"),
+      );
+      const agent = spawn();
+      const sessionId = await agent.run(async (client) => {
+        const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+        await prompt(client, sessionId, "write scripts");
+        execFileSync("chmod", ["600", join(cwd, "notes.txt")]);
+        await prompt(client, sessionId, "/undo");
+        return sessionId;
+      });
+      await stop(agent);
+      expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 2 file\(s\) restored, 1 removed/);
+      expect(existsSync(join(cwd, "new.sh"))).toBe(false);
+      expect(readFileSync(join(cwd, "old.sh"), "utf8")).toBe("old\n");
+      expect(modeOf("old.sh")).toBe(0o644);
+      expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("notes\n");
+      expect(modeOf("notes.txt")).toBe(0o600);
       expect(agent.problems).toEqual([]);
     });
   }

@@ -312,15 +312,40 @@ describe("/undo", () => {
     expect(t.fs.files.get("/w/a.txt")).toBe("a2");
   });
 
-  it("names a file it could not write back, and still takes the turn out", async () => {
+  it("keeps the turn and what a file held while it cannot be written back: /undo again finishes, /undo force takes it out", async () => {
     const t = setup({
-      replies: [toolReply([{ name: "write_file", input: { path: "a.txt", content: "new" } }]), textReply("ok")],
-      files: { "/w/a.txt": "old" },
+      replies: [
+        toolReply([
+          { name: "write_file", input: { path: "a.txt", content: "new" } },
+          { name: "write_file", input: { path: "b.txt", content: "new" } },
+        ]),
+        textReply("ok"),
+        toolReply([{ name: "write_file", input: { path: "a.txt", content: "new" } }]),
+        textReply("ok"),
+      ],
+      files: { "/w/a.txt": "old", "/w/b.txt": "old" },
     });
     const s = await t.agent.startSession("/w");
     await t.prompt(s.id, "write");
+    const turn = t.agent.session(s.id)!.history.length;
     t.undo.failing.set("/w/a.txt", "read-only file system");
     await t.prompt(s.id, "/undo");
+    expect(t.notices().at(-1)).toBe(
+      "↩ undo not finished: 1 file(s) restored, 0 removed, but 1 could not be restored:\n- /w/a.txt: read-only file system\n" +
+        "The turn stays in the conversation, with what they held before it: send /undo again once they can be written, or /undo force to take the turn out and leave them as they are.",
+    );
+    expect(t.agent.session(s.id)!.history).toHaveLength(turn);
+    expect(t.fs.files.get("/w/b.txt")).toBe("old");
+    // Once it can be written: the rest is put back, what was already is left.
+    t.undo.failing.delete("/w/a.txt");
+    await t.prompt(s.id, "/undo");
+    expect(t.notices().at(-1)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 0 removed, history back to 0 message\(s\)\./);
+    expect(t.fs.files.get("/w/a.txt")).toBe("old");
+    expect(t.agent.session(s.id)!.history).toHaveLength(1);
+    // Forced, a file that cannot be written is named and the turn goes.
+    await t.prompt(s.id, "write");
+    t.undo.failing.set("/w/a.txt", "read-only file system");
+    await t.prompt(s.id, "/undo force");
     expect(t.notices().at(-1)).toContain("\nCould not be restored (left as they are):\n- /w/a.txt: read-only file system\n");
     expect(t.agent.session(s.id)!.history).toHaveLength(1);
   });
@@ -350,7 +375,7 @@ describe("/undo", () => {
     expect(t.fs.files.get("/w/b.txt")).toBe("new");
     expect(t.fs.files.has("/home/u/.bashrc")).toBe(false);
     expect(t.notices().at(-1)).toContain(
-      "\nCould not be restored (left as they are):\n- /w/a.txt: refused by the sandbox: /w/a.txt\n" +
+      "but 2 could not be restored:\n- /w/a.txt: refused by the sandbox: /w/a.txt\n" +
         "- /w/b.txt: a symbolic link on its way now leads elsewhere (/home/u/.bashrc); not written through\n",
     );
   });
@@ -477,24 +502,27 @@ describe("planUndo", () => {
     expect(plan).toEqual({ actions: [], conflicts: [], notRestorable: [] });
   });
 
-  it("puts a mode back where both were seen, and names a file whose mode alone changed since", () => {
+  it("puts a mode back where it was seen, never wider than the file's mode now when that changed after the record", () => {
     const withMode = (hash: string, mode: number) => ({ kind: "blob" as const, hash, size: 1, mode });
     const plan = planUndo(
       [
-        // chmod +x by the turn: same content, the mode back.
+        // The turn's chmod +x, seen: the mode before comes back.
         { path: "/chmod", before: withMode("1", 0o644), after: withMode("1", 0o755) },
-        // A mode not seen on one side: content alone decides.
+        // A mode not seen before the turn: content alone decides, the file keeps its mode.
         { path: "/unseen", before: blob("2"), after: withMode("2", 0o755) },
-        // Changed by the turn, then chmod by someone else.
-        { path: "/theirs", before: withMode("3", 0o644), after: withMode("4", 0o644) },
+        // Written by the turn, then made private by the user: the content back, the file still private.
+        { path: "/private", before: withMode("3", 0o644), after: withMode("4", 0o644) },
+        // Written by the turn then chmod +x by it (no tracker reports a mode alone): not a conflict, 0644 back.
+        { path: "/script", before: withMode("5", 0o644), after: withMode("6", 0o644) },
       ],
-      [withMode("1", 0o755), withMode("2", 0o755), withMode("4", 0o600)],
+      [withMode("1", 0o755), withMode("2", 0o755), withMode("4", 0o600), withMode("6", 0o755)],
     );
     expect(plan.actions).toEqual([
       { path: "/chmod", to: withMode("1", 0o644), kind: "restore" },
-      { path: "/theirs", to: withMode("3", 0o644), kind: "restore" },
+      { path: "/private", to: withMode("3", 0o600), kind: "restore" },
+      { path: "/script", to: withMode("5", 0o644), kind: "restore" },
     ]);
-    expect(plan.conflicts).toEqual([{ path: "/theirs", reason: "its permissions changed since the turn" }]);
+    expect(plan.conflicts).toEqual([]);
   });
 
   it("says what it did in one chunk", () => {

@@ -9,7 +9,7 @@ import type { History } from "../history/message.js";
 import { describeFsError, type FileSystem } from "../ports/file-system.js";
 import { DEFAULT_UNDO_LIMITS, describeUndoStoreError, type UndoLimits, type UndoPlace, type UndoStore } from "../ports/undo-store.js";
 import type { Emit } from "../turn/events.js";
-import { conflictLine, NOTHING_TO_UNDO, planUndo, undoneLine, type CurrentState, type NamedFile, type UndoAction } from "../undo/plan-undo.js";
+import { conflictLine, NOTHING_TO_UNDO, planUndo, undoneLine, unfinishedLine, type CurrentState, type NamedFile, type UndoAction } from "../undo/plan-undo.js";
 import { turnFiles, type TurnFiles } from "../undo/turn-files.js";
 import { carriedOver, lastTurnIndex, lastTurnOf } from "../undo/undo-log.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
@@ -92,8 +92,6 @@ export const undoCommand = async (state: AgentState, live: LiveSession, emit: Em
   const limits = limitsOf(state);
   const plan = planUndo(files, await Promise.all(files.map((file) => currentOf(store, file.path, limits))));
   if (plan.conflicts.length > 0 && !force) return say(conflictLine(plan.conflicts));
-  const notKept = await keepPrevious(state, live, history);
-  if (notKept !== undefined) return say(`↩ nothing undone: the conversation so far could not be saved: ${notKept}`);
 
   const fs = fsOf(state, live);
   const failed: NamedFile[] = [];
@@ -105,11 +103,19 @@ export const undoCommand = async (state: AgentState, live: LiveSession, emit: Em
     else if (action.kind === "remove") removed++;
     else restored++;
   }
+  for (const file of failed) state.problem(`session ${id}: /undo could not restore ${file.path}: ${file.reason}`);
+  // A file not put back keeps the turn and its record (the only copy of what the file held): the
+  // next /undo tries it again (what was put back is as before, so left); `force` takes the turn out.
+  if (failed.length > 0 && !force) return say(unfinishedLine(restored, removed, failed));
+  const notKept = await keepPrevious(state, live, history);
+  if (notKept !== undefined)
+    return say(
+      `↩ the turn stays: the conversation so far could not be saved (${notKept}); its files are back as before the turn, send /undo again to take it out of the conversation.`,
+    );
   const kept: History = [history[0], ...history.slice(1, at)];
   live.session = { ...live.session, history: kept, lastInputTokens: undefined, ...(kept.length === 1 ? { title: undefined } : {}) };
   await persistSession(state, live);
   const saved = await store.saveLog(place, { turns: earlier });
   if (saved.isErr()) state.problem(`session ${id}: undo data not saved: ${describeUndoStoreError(saved.error)}`);
-  for (const file of failed) state.problem(`session ${id}: /undo could not restore ${file.path}: ${file.reason}`);
   say(undoneLine({ restored, removed, messages: kept.length - 1, notRestorable: plan.notRestorable, failed, recorded: turn !== undefined }));
 };

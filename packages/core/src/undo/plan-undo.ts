@@ -22,18 +22,30 @@ export type UndoPlan = {
   readonly notRestorable: readonly NamedFile[];
 };
 
+/** The same content. */
+const sameContent = (a: UndoFileState, b: UndoFileState): boolean =>
+  a.kind === "absent" ? b.kind === "absent" : a.kind === "blob" && b.kind === "blob" && a.hash === b.hash;
+
 /** The same content, and the same mode where both modes were seen. */
 const same = (a: UndoFileState, b: UndoFileState): boolean =>
-  a.kind === "absent"
-    ? b.kind === "absent"
-    : a.kind === "blob" && b.kind === "blob" && a.hash === b.hash && (a.mode === undefined || b.mode === undefined || a.mode === b.mode);
+  sameContent(a, b) && (a.kind !== "blob" || b.kind !== "blob" || a.mode === undefined || b.mode === undefined || a.mode === b.mode);
 
 const conflictReason = (after: UndoFileState, now: CurrentState): string => {
   if (after.kind === "unknown") return `cannot tell whether it changed since the turn (${after.reason})`;
   if (now.kind === "unknown") return `changed since the turn: ${now.reason}`;
   if (now.kind === "absent") return "removed since the turn";
-  if (after.kind === "blob" && after.hash === now.hash) return "its permissions changed since the turn";
   return after.kind === "absent" ? "created again since the turn" : "changed since the turn";
+};
+
+/**
+ * The mode a restored file gets: its mode before the turn, but never more than it has now when its
+ * mode changed after what was recorded (a `chmod 600` since, or the turn's own `chmod +x`, which no
+ * tracker reports): a restore takes back the turn's content and never widens who may read a file.
+ */
+const restoredMode = (before: UndoFileState & { kind: "blob" }, after: UndoFileState, now: CurrentState): number | undefined => {
+  if (before.mode === undefined) return undefined;
+  const changedSince = now.kind === "blob" && now.mode !== undefined && (after.kind !== "blob" || after.mode !== now.mode);
+  return changedSince ? before.mode & now.mode! : before.mode;
 };
 
 /** The plan for `files` (the turn's), given what each holds now (same order). */
@@ -51,8 +63,14 @@ export const planUndo = (files: readonly UndoFile[], now: readonly CurrentState[
     // As before already, or the turn left it as it found it (made then removed, changed back): what
     // it holds now is not the turn's doing.
     if (same(before, current) || same(before, file.after)) return;
-    if (!same(file.after, current)) conflicts.push({ path: file.path, reason: conflictReason(file.after, current) });
-    actions.push({ path: file.path, to: before, kind: before.kind === "absent" ? "remove" : "restore" });
+    // What someone else did since: content only (a mode changed since is kept in check by restoredMode).
+    if (!sameContent(file.after, current)) conflicts.push({ path: file.path, reason: conflictReason(file.after, current) });
+    if (before.kind === "absent") actions.push({ path: file.path, to: before, kind: "remove" });
+    else {
+      const mode = restoredMode(before, file.after, current);
+      const { mode: _seen, ...content } = before;
+      actions.push({ path: file.path, to: mode === undefined ? content : { ...content, mode }, kind: "restore" });
+    }
   });
   return { actions, conflicts, notRestorable };
 };
@@ -84,6 +102,11 @@ export const undoneLine = (done: UndoDone): string => {
   const failed = done.failed.length === 0 ? "" : `\nCould not be restored (left as they are):${listed(done.failed)}`;
   return `${head}${unrecorded}.${notRestorable}${failed}\n${NOT_UNDONE}`;
 };
+
+/** The chunk of an `/undo` that could not put every file back: the turn stays, to be tried again. */
+export const unfinishedLine = (restored: number, removed: number, failed: readonly NamedFile[]): string =>
+  `↩ undo not finished: ${restored} file(s) restored, ${removed} removed, but ${failed.length} could not be restored:${listed(failed)}\n` +
+  "The turn stays in the conversation, with what they held before it: send /undo again once they can be written, or /undo force to take the turn out and leave them as they are.";
 
 /** The chunk of an `/undo` refused because files changed since the turn. */
 export const conflictLine = (conflicts: readonly NamedFile[]): string =>

@@ -69,12 +69,12 @@ export const takeBeforeStates = (diffs: readonly FileDiff[]): ReadonlyMap<string
 export const fileDiffsOf = (
   changes: readonly FileChange[],
   limits: TrackingLimits,
-  larger: ReadonlyMap<string, Buffer> = new Map(),
+  larger: ReadonlyMap<string, KeptFile> = new Map(),
   notBytes: ReadonlySet<string> = new Set(),
 ): FileDiff[] => {
   const diffs = diffsOf(changes, limits);
   // What was read before of files too large to diff (`larger`), then what the diffs read.
-  const before = new Map<string, KeptFile | null>([...larger].map(([path, bytes]) => [path, { bytes }]));
+  const before = new Map<string, KeptFile | null>(larger);
   for (const change of changes) {
     // A link or a submodule made, replaced or removed: no state before is handed over (not restorable).
     if ([change.before, change.after].some((state) => state?.kind === "link" || state?.kind === "submodule")) continue;

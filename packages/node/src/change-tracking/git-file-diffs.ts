@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff } from "@mm/core";
+import { checkoutMode } from "../system/umask.js";
 import { isFailure, type CatFile } from "./cat-file.js";
 import { fileDiffsOf, type FileChange, type FileState } from "./file-diffs.js";
 import type { RawDiffEntry } from "./index-entries.js";
@@ -38,6 +39,12 @@ const blobsToRead = (entries: readonly RawDiffEntry[], sizes: ReadonlyMap<string
   }
   return chosen;
 };
+
+/** Whether the command removed the entry. */
+const removed = (entry: RawDiffEntry): boolean => kindOf(entry.newMode) === "absent";
+
+/** The mode a removed entry gets back: git's checkout mode for its executable bit. */
+const modeOf = (entry: RawDiffEntry): number => checkoutMode(entry.oldMode === "100755");
 
 /** The contents before of files too large to diff, within the before limits (for /undo); the blobs are in the object store already. */
 const largerBefore = async (
@@ -117,9 +124,8 @@ export const gitFileDiffs = async (
     const before = stateOf(entry.oldMode, entry.oldId, sizes, contents, limits);
     const after = stateOf(entry.newMode, entry.newId, sizes, contents, limits);
     // Git keeps only the executable bit: a file the command removed comes back as git would check it
-    // out (0755 or 0644); one still there keeps the mode it has (git's bit is not its whole mode).
-    const removed = after === null && before?.kind === "bytes";
-    return { path: pathOf(entry), before: removed ? { ...before, mode: entry.oldMode === "100755" ? 0o755 : 0o644 } : before, after };
+    // out (0666 or 0777 under the umask); one still there keeps the mode it has (git's bit is not its whole mode).
+    return { path: pathOf(entry), before: before?.kind === "bytes" && removed(entry) ? { ...before, mode: modeOf(entry) } : before, after };
   });
   const larger = await largerBefore(cat, changed, sizes, limits, deadline);
   if (isFailure(larger)) return err(larger);
@@ -128,5 +134,6 @@ export const gitFileDiffs = async (
     const size = kindOf(entry.oldMode) === "blob" ? sizes.get(entry.oldId) : undefined;
     return kept !== undefined && kept !== 0 && size !== undefined && kept !== size % 2 ** 32;
   });
-  return ok(fileDiffsOf(changes, limits, new Map([...larger].map(([entry, bytes]) => [pathOf(entry), bytes])), new Set(converted.map(pathOf))));
+  const largerKept = new Map([...larger].map(([entry, bytes]) => [pathOf(entry), removed(entry) ? { bytes, mode: modeOf(entry) } : { bytes }]));
+  return ok(fileDiffsOf(changes, limits, largerKept, new Set(converted.map(pathOf))));
 };
