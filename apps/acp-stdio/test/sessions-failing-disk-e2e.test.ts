@@ -101,7 +101,7 @@ describe.skipIf(unavailable !== undefined)("a sessions dir on a failing filesyst
       const failed = await prompt(agent, client, sessionId, "two, with a long output");
       expect(failed.stopReason).toBe("end_turn");
       expect(failed.notices).toHaveLength(1);
-      expect(failed.chunks.at(-1)).toMatch(/^\n\[session not saved: cannot write .*ENOSPC\]\n$/);
+      expect(failed.chunks.at(-1)).toMatch(/^\n\[session not saved: cannot write .*: no space left on device \(ENOSPC\)\]\n$/);
       const whole = onDisk(dir, sessionId);
       expect(texts(whole).slice(0, 3)).toEqual([...texts(before), "two, with a long output"]);
       expect(whole.some((m) => m.role === "tool")).toBe(false);
