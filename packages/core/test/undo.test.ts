@@ -332,7 +332,7 @@ describe("/undo", () => {
     await t.prompt(s.id, "/undo");
     expect(t.notices().at(-1)).toBe(
       "↩ undo not finished: 1 file(s) restored, 0 removed, but 1 could not be restored:\n- /w/a.txt: read-only file system\n" +
-        "The turn stays in the conversation, with what they held before it: send /undo again once they can be written, or /undo force to take the turn out and leave them as they are.",
+        "The turn stays in the conversation and what those files held before it is kept: send /undo again once they can be written, or /undo force to take the turn out and leave them as they are.",
     );
     expect(t.agent.session(s.id)!.history).toHaveLength(turn);
     expect(t.fs.files.get("/w/b.txt")).toBe("old");

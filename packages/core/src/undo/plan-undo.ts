@@ -106,7 +106,7 @@ export const undoneLine = (done: UndoDone): string => {
 /** The chunk of an `/undo` that could not put every file back: the turn stays, to be tried again. */
 export const unfinishedLine = (restored: number, removed: number, failed: readonly NamedFile[]): string =>
   `↩ undo not finished: ${restored} file(s) restored, ${removed} removed, but ${failed.length} could not be restored:${listed(failed)}\n` +
-  "The turn stays in the conversation, with what they held before it: send /undo again once they can be written, or /undo force to take the turn out and leave them as they are.";
+  "The turn stays in the conversation and what those files held before it is kept: send /undo again once they can be written, or /undo force to take the turn out and leave them as they are.";
 
 /** The chunk of an `/undo` refused because files changed since the turn. */
 export const conflictLine = (conflicts: readonly NamedFile[]): string =>
