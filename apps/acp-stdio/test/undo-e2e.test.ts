@@ -192,8 +192,12 @@ describe("/undo", () => {
     });
   }
 
-  for (const inGit of [false, true]) {
-    it(`puts files back with their modes: a removed script executable, a private file private, ${inGit ? "in a git repository, as git checks files out under the umask" : "outside git"}`, async () => {
+  for (const [inGit, umask] of [
+    [false, "022"],
+    [true, "022"],
+    [true, "077"],
+  ] as const) {
+    it(`puts files back with their modes: a removed script executable, a private file private, ${inGit ? `in a git repository (readable by the owner only: git keeps only the executable bit), umask ${umask}` : "outside git"}`, async () => {
       const modeOf = (name: string) => statSync(join(cwd, name)).mode & 0o777;
       writeFileSync(join(cwd, "run.sh"), "#!/bin/sh\necho run\n", { mode: 0o755 });
       writeFileSync(join(cwd, "edited.sh"), "#!/bin/sh\necho one\n", { mode: 0o700 });
@@ -212,9 +216,8 @@ describe("/undo", () => {
         ]),
         text("done"),
       );
-      // A user with a strict umask: git would check the removed files out 0700 and 0600.
       const agent = spawnAgent({
-        command: ["sh", "-c", 'umask 077 && exec "$0" "$@"', process.execPath, BIN],
+        command: ["sh", "-c", `umask ${umask} && exec "$0" "$@"`, process.execPath, BIN],
         env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: state },
         cwd,
         args: ["--config", config],
@@ -228,7 +231,7 @@ describe("/undo", () => {
       await stop(agent);
       expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 4 file\(s\) restored, 0 removed/);
       expect(readFileSync(join(cwd, "run.sh"), "utf8")).toBe("#!/bin/sh\necho run\n");
-      // Outside git the scan saw each file's own mode; git keeps only the executable bit.
+      // Outside git the scan saw each file's own mode; in git, owner only (whatever the umask lets through).
       expect(modeOf("run.sh")).toBe(inGit ? 0o700 : 0o755);
       expect(modeOf("private.txt")).toBe(0o600);
       expect(modeOf("edited.sh")).toBe(0o700);
@@ -236,7 +239,9 @@ describe("/undo", () => {
       expect(modeOf("written.sh")).toBe(0o750);
       expect(agent.problems).toEqual([]);
     });
+  }
 
+  for (const inGit of [false, true]) {
     it(`takes back a turn that made its files executable, and never widens a file made private since, ${inGit ? "in a git repository" : "outside git"}`, async () => {
       const modeOf = (name: string) => statSync(join(cwd, name)).mode & 0o777;
       writeFileSync(join(cwd, "old.sh"), "old\n", { mode: 0o644 });

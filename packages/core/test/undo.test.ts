@@ -332,7 +332,8 @@ describe("/undo", () => {
     await t.prompt(s.id, "/undo");
     expect(t.notices().at(-1)).toBe(
       "↩ undo not finished: 1 file(s) restored, 0 removed, but 1 could not be restored:\n- /w/a.txt: read-only file system\n" +
-        "The turn stays in the conversation and what those files held before it is kept: send /undo again once they can be written, or /undo force to take the turn out and leave them as they are.",
+        "The turn stays in the conversation, and what those files held before it is kept with it: send /undo again once they can be written, " +
+        "or /undo force to take the turn out anyway (they stay as they are, and files changed since the turn are put back too).",
     );
     expect(t.agent.session(s.id)!.history).toHaveLength(turn);
     expect(t.fs.files.get("/w/b.txt")).toBe("old");
@@ -517,6 +518,15 @@ describe("planUndo", () => {
       ],
       [withMode("1", 0o755), withMode("2", 0o755), withMode("4", 0o600), withMode("6", 0o755)],
     );
+    // Put back narrowed by an /undo that did not finish, or by hand with a mode no wider: done, not a conflict.
+    const again = planUndo(
+      [
+        { path: "/private", before: withMode("3", 0o644), after: withMode("4", 0o644) },
+        { path: "/removed", before: withMode("7", 0o700), after: { kind: "absent" } },
+      ],
+      [withMode("3", 0o600), withMode("7", 0o600)],
+    );
+    expect(again).toEqual({ actions: [], conflicts: [], notRestorable: [] });
     expect(plan.actions).toEqual([
       { path: "/chmod", to: withMode("1", 0o644), kind: "restore" },
       { path: "/private", to: withMode("3", 0o600), kind: "restore" },

@@ -108,10 +108,13 @@ export const undoCommand = async (state: AgentState, live: LiveSession, emit: Em
   // next /undo tries it again (what was put back is as before, so left); `force` takes the turn out.
   if (failed.length > 0 && !force) return say(unfinishedLine(restored, removed, failed));
   const notKept = await keepPrevious(state, live, history);
-  if (notKept !== undefined)
+  if (notKept !== undefined) {
+    const but = failed.length === 0 ? "" : `, but these, left as they are:${failed.map((f) => `\n- ${f.path}: ${f.reason}`).join("")}\n`;
     return say(
-      `↩ the turn stays: the conversation so far could not be saved (${notKept}); its files are back as before the turn, send /undo again to take it out of the conversation.`,
+      `↩ the turn stays: the conversation so far could not be saved (${notKept}); its files are back as before the turn${but === "" ? ". " : but}` +
+        "Send /undo again to take it out of the conversation.",
     );
+  }
   const kept: History = [history[0], ...history.slice(1, at)];
   live.session = { ...live.session, history: kept, lastInputTokens: undefined, ...(kept.length === 1 ? { title: undefined } : {}) };
   await persistSession(state, live);

@@ -30,6 +30,14 @@ const sameContent = (a: UndoFileState, b: UndoFileState): boolean =>
 const same = (a: UndoFileState, b: UndoFileState): boolean =>
   sameContent(a, b) && (a.kind !== "blob" || b.kind !== "blob" || a.mode === undefined || b.mode === undefined || a.mode === b.mode);
 
+/**
+ * Back as before already: the same content, its mode no wider than before (a restore that narrowed
+ * it, a file put back by hand with its own mode where git's was guessed).
+ */
+const asBefore = (before: UndoFileState, now: CurrentState): boolean =>
+  sameContent(before, now) &&
+  (before.kind !== "blob" || now.kind !== "blob" || before.mode === undefined || now.mode === undefined || (now.mode & ~before.mode) === 0);
+
 const conflictReason = (after: UndoFileState, now: CurrentState): string => {
   if (after.kind === "unknown") return `cannot tell whether it changed since the turn (${after.reason})`;
   if (now.kind === "unknown") return `changed since the turn: ${now.reason}`;
@@ -62,7 +70,7 @@ export const planUndo = (files: readonly UndoFile[], now: readonly CurrentState[
     }
     // As before already, or the turn left it as it found it (made then removed, changed back): what
     // it holds now is not the turn's doing.
-    if (same(before, current) || same(before, file.after)) return;
+    if (asBefore(before, current) || same(before, file.after)) return;
     // What someone else did since: content only (a mode changed since is kept in check by restoredMode).
     if (!sameContent(file.after, current)) conflicts.push({ path: file.path, reason: conflictReason(file.after, current) });
     if (before.kind === "absent") actions.push({ path: file.path, to: before, kind: "remove" });
@@ -106,7 +114,8 @@ export const undoneLine = (done: UndoDone): string => {
 /** The chunk of an `/undo` that could not put every file back: the turn stays, to be tried again. */
 export const unfinishedLine = (restored: number, removed: number, failed: readonly NamedFile[]): string =>
   `↩ undo not finished: ${restored} file(s) restored, ${removed} removed, but ${failed.length} could not be restored:${listed(failed)}\n` +
-  "The turn stays in the conversation and what those files held before it is kept: send /undo again once they can be written, or /undo force to take the turn out and leave them as they are.";
+  "The turn stays in the conversation, and what those files held before it is kept with it: send /undo again once they can be written, " +
+  "or /undo force to take the turn out anyway (they stay as they are, and files changed since the turn are put back too).";
 
 /** The chunk of an `/undo` refused because files changed since the turn. */
 export const conflictLine = (conflicts: readonly NamedFile[]): string =>

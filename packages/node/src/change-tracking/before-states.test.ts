@@ -1,7 +1,7 @@
 /** What the trackers keep of a changed file's state before a command, for /undo: binary included. */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkoutMode } from "../system/umask.js";
+import { ownerOnlyMode } from "../system/umask.js";
 import { changeTracker } from "./change-tracker.js";
 import { gitRepo, sh, tempDirs, writeFiles } from "./test-support.js";
 
@@ -41,9 +41,9 @@ describe("before-states", () => {
     const inGit = (await changeTracker().begin(repo))._unsafeUnwrap();
     sh(repo, "rm run.sh plain.txt && echo more >> kept.sh");
     (await inGit.finish())._unsafeUnwrap();
-    // As git checks files out: 0777 or 0666 under the umask.
-    expect(inGit.before?.(join(repo, "run.sh"))?.mode).toBe(checkoutMode(true));
-    expect(inGit.before?.(join(repo, "plain.txt"))?.mode).toBe(checkoutMode(false));
+    // Git keeps only the executable bit: owner only, 0700 or 0600 (under the umask).
+    expect(inGit.before?.(join(repo, "run.sh"))?.mode).toBe(ownerOnlyMode(true));
+    expect(inGit.before?.(join(repo, "plain.txt"))?.mode).toBe(ownerOnlyMode(false));
     // Still there: it keeps the mode it has (git's bit is not the file's whole mode).
     expect(inGit.before?.(join(repo, "kept.sh"))?.mode).toBeUndefined();
     const dir = await dirs.make();

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff } from "@mm/core";
-import { checkoutMode } from "../system/umask.js";
+import { ownerOnlyMode } from "../system/umask.js";
 import { isFailure, type CatFile } from "./cat-file.js";
 import { fileDiffsOf, type FileChange, type FileState } from "./file-diffs.js";
 import type { RawDiffEntry } from "./index-entries.js";
@@ -43,8 +43,8 @@ const blobsToRead = (entries: readonly RawDiffEntry[], sizes: ReadonlyMap<string
 /** Whether the command removed the entry. */
 const removed = (entry: RawDiffEntry): boolean => kindOf(entry.newMode) === "absent";
 
-/** The mode a removed entry gets back: git's checkout mode for its executable bit. */
-const modeOf = (entry: RawDiffEntry): number => checkoutMode(entry.oldMode === "100755");
+/** The mode a removed entry gets back: git keeps only its executable bit, so readable by its owner only. */
+const modeOf = (entry: RawDiffEntry): number => ownerOnlyMode(entry.oldMode === "100755");
 
 /** The contents before of files too large to diff, within the before limits (for /undo); the blobs are in the object store already. */
 const largerBefore = async (
@@ -123,8 +123,8 @@ export const gitFileDiffs = async (
   const changes: FileChange[] = changed.map((entry) => {
     const before = stateOf(entry.oldMode, entry.oldId, sizes, contents, limits);
     const after = stateOf(entry.newMode, entry.newId, sizes, contents, limits);
-    // Git keeps only the executable bit: a file the command removed comes back as git would check it
-    // out (0666 or 0777 under the umask); one still there keeps the mode it has (git's bit is not its whole mode).
+    // Git keeps only the executable bit: a file the command removed comes back readable by its owner
+    // only (it may have been private); one still there keeps the mode it has.
     return { path: pathOf(entry), before: before?.kind === "bytes" && removed(entry) ? { ...before, mode: modeOf(entry) } : before, after };
   });
   const larger = await largerBefore(cat, changed, sizes, limits, deadline);

@@ -19,5 +19,9 @@ export const processUmask = (): number => {
   return known;
 };
 
-/** The mode git gives a file it checks out: `0666` or `0777` (executable) under the umask. */
-export const checkoutMode = (executable: boolean): number => (executable ? 0o777 : 0o666) & ~processUmask();
+/**
+ * The mode for a file whose permissions beyond the executable bit are not known (git keeps only
+ * that bit): readable by its owner only, `0600` or `0700`, under the umask. Never more readable than
+ * the file may have been.
+ */
+export const ownerOnlyMode = (executable: boolean): number => (executable ? 0o700 : 0o600) & ~processUmask();
