@@ -87,6 +87,16 @@ const gitState = () => ({
   objects: readdirSync(join(cwd, ".git/objects"), { recursive: true }).map(String).sort(),
 });
 
+/** A repository of the cwd with everything in it committed. */
+const commitAll = (): void => {
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", "init");
+};
+
+/** A file's permission bits. */
+const modeOf = (name: string): number => statSync(join(cwd, name)).mode & 0o777;
+
 const BINARY = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 
 const seed = (): void => {
@@ -144,11 +154,7 @@ describe("/undo", () => {
   for (const inGit of [false, true]) {
     it(`takes back a turn through every tool, byte for byte, ${inGit ? "in a git repository, leaving its git state alone" : "outside git"}`, async () => {
       seed();
-      if (inGit) {
-        git("init", "-q");
-        git("add", "-A");
-        git("commit", "-qm", "init");
-      }
+      if (inGit) commitAll();
       const agent = spawn();
       const { sessionId, before, gitBefore, objectsAfterTurn } = await agent.run(async (client) => {
         const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
@@ -198,16 +204,11 @@ describe("/undo", () => {
     [true, "077"],
   ] as const) {
     it(`puts files back with their modes: a removed script executable, a private file private, ${inGit ? `in a git repository (readable by the owner only: git keeps only the executable bit), umask ${umask}` : "outside git"}`, async () => {
-      const modeOf = (name: string) => statSync(join(cwd, name)).mode & 0o777;
       writeFileSync(join(cwd, "run.sh"), "#!/bin/sh\necho run\n", { mode: 0o755 });
       writeFileSync(join(cwd, "edited.sh"), "#!/bin/sh\necho one\n", { mode: 0o700 });
       writeFileSync(join(cwd, "private.txt"), "mine\n", { mode: 0o600 });
       writeFileSync(join(cwd, "written.sh"), "#!/bin/sh\n", { mode: 0o750 });
-      if (inGit) {
-        git("init", "-q");
-        git("add", "-A");
-        git("commit", "-qm", "init");
-      }
+      if (inGit) commitAll();
       server.enqueue(
         toolCalls([
           { name: "bash", arguments: { command: "rm run.sh private.txt && sed -i s/one/two/ edited.sh" } },
@@ -243,14 +244,9 @@ describe("/undo", () => {
 
   for (const inGit of [false, true]) {
     it(`takes back a turn that made its files executable, and never widens a file made private since, ${inGit ? "in a git repository" : "outside git"}`, async () => {
-      const modeOf = (name: string) => statSync(join(cwd, name)).mode & 0o777;
       writeFileSync(join(cwd, "old.sh"), "old\n", { mode: 0o644 });
       writeFileSync(join(cwd, "notes.txt"), "notes\n", { mode: 0o644 });
-      if (inGit) {
-        git("init", "-q");
-        git("add", "-A");
-        git("commit", "-qm", "init");
-      }
+      if (inGit) commitAll();
       server.enqueue(
         toolCalls([
           { name: "write_file", arguments: { path: "new.sh", content: "#!/bin/sh\n" } },
@@ -283,9 +279,7 @@ describe("/undo", () => {
     writeFileSync(join(cwd, ".gitattributes"), "* text=auto\n");
     writeFileSync(join(cwd, "crlf.txt"), "one\r\ntwo\r\n");
     writeFileSync(join(cwd, "plain.txt"), "plain\n");
-    git("init", "-q");
-    git("add", "-A");
-    git("commit", "-qm", "init");
+    commitAll();
     const before = treeHash(cwd);
     server.enqueue(toolCalls([{ name: "bash", arguments: { command: "sed -i s/one/ONE/ crlf.txt && echo changed > plain.txt" } }]), text("done"));
     const { agent, sessionId } = await session("change", "/undo");
@@ -306,9 +300,7 @@ describe("/undo", () => {
     writeFileSync(join(cwd, ".gitignore"), ".env\n");
     writeFileSync(join(cwd, ".env"), "SECRET=1\n");
     writeFileSync(join(cwd, "a.txt"), "a\n");
-    git("init", "-q");
-    git("add", "-A");
-    git("commit", "-qm", "init");
+    commitAll();
     server.enqueue(toolCalls([{ name: "bash", arguments: { command: "rm .env && echo b > a.txt" } }]), text("done"));
     const { agent, sessionId } = await session("change", "/undo");
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("a\n");
