@@ -351,6 +351,30 @@ describe("/undo", () => {
     expect(t.agent.session(s.id)!.history).toHaveLength(1);
   });
 
+  it("names a file whose kept copy is gone (its blob missing) as not restorable, and still takes the turn out: trying again could not help", async () => {
+    const t = setup({
+      replies: [
+        toolReply([
+          { name: "write_file", input: { path: "a.txt", content: "new" } },
+          { name: "write_file", input: { path: "b.txt", content: "new" } },
+        ]),
+        textReply("ok"),
+      ],
+      files: { "/w/a.txt": "old a", "/w/b.txt": "old b" },
+    });
+    const s = await t.agent.startSession("/w");
+    await t.prompt(s.id, "write");
+    const blobs = t.undo.blobs.get(`/w|${s.id}`)!;
+    blobs.delete(t.undo.hash(new TextEncoder().encode("old a")));
+    await t.prompt(s.id, "/undo");
+    expect(t.notices().at(-1)).toMatch(
+      /^↩ undid the last turn: 1 file\(s\) restored, 0 removed, history back to 0 message\(s\)\.\nNot restorable \(left as they are\):\n- \/w\/a\.txt: undo data is corrupt: blob [0-9a-f]+ is missing\n/,
+    );
+    expect(t.fs.files.get("/w/a.txt")).toBe("new");
+    expect(t.fs.files.get("/w/b.txt")).toBe("old b");
+    expect(t.agent.session(s.id)!.history).toHaveLength(1);
+  });
+
   it("keeps to the session's file system's boundary: a path it refuses or lands elsewhere now is named, not written", async () => {
     let planted = false;
     const t = setup({

@@ -55,20 +55,26 @@ const boundaryProblem = async (fs: FileSystem, path: string): Promise<string | u
   return landed.value === path ? undefined : `a symbolic link on its way now leads elsewhere (${landed.value}); not written through`;
 };
 
-const apply = async (store: UndoStore, fs: FileSystem, place: UndoPlace, action: UndoAction): Promise<string | undefined> => {
+/**
+ * Puts one file back: undefined when done; else why, and whether trying again can help (`lost`: what
+ * the file held is gone from the undo data, so no later /undo can put it back).
+ */
+const apply = async (
+  store: UndoStore,
+  fs: FileSystem,
+  place: UndoPlace,
+  action: UndoAction,
+): Promise<{ readonly reason: string; readonly lost: boolean } | undefined> => {
   const problem = await boundaryProblem(fs, action.path);
-  if (problem !== undefined) return problem;
-  if (action.to.kind === "absent")
-    return (await store.restore(action.path, null)).match(
-      () => undefined,
-      (e) => e,
-    );
-  const blob = await store.getBlob(place, action.to.hash);
-  if (blob.isErr()) return describeUndoStoreError(blob.error);
-  return (await store.restore(action.path, blob.value, action.to.mode)).match(
-    () => undefined,
-    (e) => e,
-  );
+  if (problem !== undefined) return { reason: problem, lost: false };
+  let bytes: Uint8Array | null = null;
+  if (action.to.kind === "blob") {
+    const blob = await store.getBlob(place, action.to.hash);
+    if (blob.isErr()) return { reason: describeUndoStoreError(blob.error), lost: true };
+    bytes = blob.value;
+  }
+  const restored = await store.restore(action.path, bytes, action.to.kind === "blob" ? action.to.mode : undefined);
+  return restored.isOk() ? undefined : { reason: restored.error, lost: false };
 };
 
 /** `/undo` (`force`: restore files changed since the turn too). */
@@ -95,17 +101,20 @@ export const undoCommand = async (state: AgentState, live: LiveSession, emit: Em
 
   const fs = fsOf(state, live);
   const failed: NamedFile[] = [];
+  const lost: NamedFile[] = [];
   let restored = 0;
   let removed = 0;
   for (const action of plan.actions) {
     const problem = await apply(store, fs, place, action);
-    if (problem !== undefined) failed.push({ path: action.path, reason: problem });
+    if (problem !== undefined) (problem.lost ? lost : failed).push({ path: action.path, reason: problem.reason });
     else if (action.kind === "remove") removed++;
     else restored++;
   }
+  const notRestorable = [...plan.notRestorable, ...lost];
   for (const file of failed) state.problem(`session ${id}: /undo could not restore ${file.path}: ${file.reason}`);
   // A file not put back keeps the turn and its record (the only copy of what the file held): the
   // next /undo tries it again (what was put back is as before, so left); `force` takes the turn out.
+  // One whose copy is lost (a blob missing or damaged) is named as not restorable: trying again cannot help.
   if (failed.length > 0 && !force) return say(unfinishedLine(restored, removed, failed));
   const notKept = await keepPrevious(state, live, history);
   if (notKept !== undefined) {
@@ -120,5 +129,5 @@ export const undoCommand = async (state: AgentState, live: LiveSession, emit: Em
   await persistSession(state, live);
   const saved = await store.saveLog(place, { turns: earlier });
   if (saved.isErr()) state.problem(`session ${id}: undo data not saved: ${describeUndoStoreError(saved.error)}`);
-  say(undoneLine({ restored, removed, messages: kept.length - 1, notRestorable: plan.notRestorable, failed, recorded: turn !== undefined }));
+  say(undoneLine({ restored, removed, messages: kept.length - 1, notRestorable, failed, recorded: turn !== undefined }));
 };
