@@ -32,6 +32,9 @@ import { conflictLine, planUndo, undoneLine } from "../src/undo/plan-undo.js";
 
 const say = (t: string) => [{ type: "text" as const, text: t }];
 
+/** A step that writes one file with write_file. */
+const writeReply = (path: string, content: string) => toolReply([{ name: "write_file", input: { path, content } }]);
+
 type SetupOptions = {
   replies: ScriptedReply[];
   files: Record<string, string>;
@@ -97,7 +100,7 @@ const filesOf = (fs: { files: Map<string, string> }) => Object.fromEntries([...f
 describe("/undo", () => {
   it("undoes nothing, and says why, when what the last turn changed could not be kept", async () => {
     const t = setup({
-      replies: [toolReply([{ name: "write_file", input: { path: "a.txt", content: "turn" } }]), textReply("done"), ...everyTool()],
+      replies: [writeReply("a.txt", "turn"), textReply("done"), ...everyTool()],
       files: { ...BEFORE, "/w/a.txt": "mine" },
     });
     const s = await t.agent.startSession("/w");
@@ -158,12 +161,7 @@ describe("/undo", () => {
 
   it("goes back turn by turn, then says there is nothing left", async () => {
     const t = setup({
-      replies: [
-        toolReply([{ name: "write_file", input: { path: "a.txt", content: "1" } }]),
-        textReply("ok"),
-        toolReply([{ name: "write_file", input: { path: "a.txt", content: "2" } }]),
-        textReply("ok"),
-      ],
+      replies: [writeReply("a.txt", "1"), textReply("ok"), writeReply("a.txt", "2"), textReply("ok")],
       files: { "/w/a.txt": "0" },
     });
     const s = await t.agent.startSession("/w");
@@ -180,11 +178,7 @@ describe("/undo", () => {
 
   it("still undoes a turn after the same prompt sent again failed before any answer (its records are not forgotten)", async () => {
     const t = setup({
-      replies: [
-        toolReply([{ name: "write_file", input: { path: "a.txt", content: "1" } }]),
-        textReply("ok"),
-        errorReply({ kind: "network", message: "connection reset" }),
-      ],
+      replies: [writeReply("a.txt", "1"), textReply("ok"), errorReply({ kind: "network", message: "connection reset" })],
       files: { "/w/a.txt": "0" },
     });
     const s = await t.agent.startSession("/w");
@@ -199,7 +193,7 @@ describe("/undo", () => {
   it("undoes a turn compacted as it ran, and forgets the turns before it", async () => {
     const t = setup({
       replies: [
-        toolReply([{ name: "write_file", input: { path: "a.txt", content: "1" } }]),
+        writeReply("a.txt", "1"),
         textReply("ok"),
         toolReply([{ name: "write_file", input: { path: "b.txt", content: "2" } }], "", { inputTokens: 5000, outputTokens: 10 }),
         textReply("the summary"),
@@ -221,13 +215,7 @@ describe("/undo", () => {
 
   it("after /compact, still undoes the turns it kept whole; /new forgets them all", async () => {
     const t = setup({
-      replies: [
-        toolReply([{ name: "write_file", input: { path: "a.txt", content: "1" } }]),
-        textReply("ok"),
-        toolReply([{ name: "write_file", input: { path: "b.txt", content: "2" } }]),
-        textReply("ok"),
-        textReply("the summary"),
-      ],
+      replies: [writeReply("a.txt", "1"), textReply("ok"), writeReply("b.txt", "2"), textReply("ok"), textReply("the summary")],
       files: { "/w/a.txt": "0" },
       compact: { threshold: 1_000_000, keepLastTurns: 1 },
     });
@@ -292,12 +280,7 @@ describe("/undo", () => {
 
   it("drops the oldest turns to keep a session's before-states within its budget", async () => {
     const t = setup({
-      replies: [
-        toolReply([{ name: "write_file", input: { path: "a.txt", content: "a2" } }]),
-        textReply("ok"),
-        toolReply([{ name: "write_file", input: { path: "b.txt", content: "b2" } }]),
-        textReply("ok"),
-      ],
+      replies: [writeReply("a.txt", "a2"), textReply("ok"), writeReply("b.txt", "b2"), textReply("ok")],
       files: { "/w/a.txt": "a".repeat(8), "/w/b.txt": "b".repeat(8) },
       limits: { maxFileBytes: 100, maxSessionBytes: 10 },
     });
@@ -320,7 +303,7 @@ describe("/undo", () => {
           { name: "write_file", input: { path: "b.txt", content: "new" } },
         ]),
         textReply("ok"),
-        toolReply([{ name: "write_file", input: { path: "a.txt", content: "new" } }]),
+        writeReply("a.txt", "new"),
         textReply("ok"),
       ],
       files: { "/w/a.txt": "old", "/w/b.txt": "old" },
@@ -454,7 +437,7 @@ describe("/undo", () => {
 
   it("drops a closed session's undo data when sessions are not kept: nothing could undo it again, it would only hold memory", async () => {
     const t = setup({
-      replies: [toolReply([{ name: "write_file", input: { path: "a.txt", content: "new" } }]), textReply("ok")],
+      replies: [writeReply("a.txt", "new"), textReply("ok")],
       files: { "/w/a.txt": "old" },
       persist: false,
     });
@@ -469,7 +452,7 @@ describe("/undo", () => {
   });
 
   it("removes a session's undo data with the session", async () => {
-    const t = setup({ replies: [toolReply([{ name: "write_file", input: { path: "a.txt", content: "new" } }]), textReply("ok")], files: {} });
+    const t = setup({ replies: [writeReply("a.txt", "new"), textReply("ok")], files: {} });
     const s = await t.agent.startSession("/w");
     await t.prompt(s.id, "write");
     expect(t.undo.logs.get(`/w|${s.id}`)?.turns).toHaveLength(1);
