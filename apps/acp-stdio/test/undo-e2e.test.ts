@@ -87,6 +87,11 @@ const gitState = () => ({
   objects: readdirSync(join(cwd, ".git/objects"), { recursive: true }).map(String).sort(),
 });
 
+/** The last line of every done /undo, as the user reads it. */
+const NOT_UNDONE =
+  "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
+  "nor their changes to files mm does not watch (those git ignores, node_modules).";
+
 /** A repository of the cwd with everything in it committed. */
 const commitAll = (): void => {
   git("init", "-q");
@@ -173,11 +178,7 @@ describe("/undo", () => {
       await stop(agent);
       expect(treeHash(cwd)).toEqual(before);
       expect(readFileSync(join(cwd, "bin.dat"))).toEqual(BINARY);
-      expect(lastChunk(agent, sessionId)).toBe(
-        "↩ undid the last turn: 6 file(s) restored, 2 removed, history back to 2 message(s).\n" +
-          "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
-          "nor their changes to files mm does not watch (those git ignores, node_modules).",
-      );
+      expect(lastChunk(agent, sessionId)).toBe("↩ undid the last turn: 6 file(s) restored, 2 removed, history back to 2 message(s).\n" + NOT_UNDONE);
       const updates = agent.updates.filter((u) => u.sessionId === sessionId).map((u) => u.update.sessionUpdate);
       expect(updates.at(-1)).toBe("usage_update");
       const commands = agent.updates.find((u) => u.update.sessionUpdate === "available_commands_update")?.update as acp.AvailableCommandsUpdate;
@@ -289,8 +290,7 @@ describe("/undo", () => {
     expect(lastChunk(agent, sessionId)).toBe(
       "↩ undid the last turn: 1 file(s) restored, 0 removed, history back to 0 message(s).\n" +
         `Not restorable (left as they are):\n- ${join(cwd, "crlf.txt")}: its content before the turn was not kept\n` +
-        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
-        "nor their changes to files mm does not watch (those git ignores, node_modules).",
+        NOT_UNDONE,
     );
     expect({ ...treeHash(cwd), "crlf.txt": before["crlf.txt"] }).toEqual(before);
     expect(agent.problems).toEqual([]);
@@ -304,11 +304,7 @@ describe("/undo", () => {
     server.enqueue(toolCalls([{ name: "bash", arguments: { command: "rm .env && echo b > a.txt" } }]), text("done"));
     const { agent, sessionId } = await session("change", "/undo");
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("a\n");
-    expect(lastChunk(agent, sessionId)).toBe(
-      "↩ undid the last turn: 1 file(s) restored, 0 removed, history back to 0 message(s).\n" +
-        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
-        "nor their changes to files mm does not watch (those git ignores, node_modules).",
-    );
+    expect(lastChunk(agent, sessionId)).toBe("↩ undid the last turn: 1 file(s) restored, 0 removed, history back to 0 message(s).\n" + NOT_UNDONE);
     expect(agent.problems).toEqual([]);
   });
 
@@ -618,8 +614,7 @@ describe("/undo", () => {
       "↩ undid the last turn: 0 file(s) restored, 1 removed, history back to 0 message(s).\nNot restorable (left as they are):\n" +
         `- ${join(cwd, "in-link")}: its content before the turn was not kept (symbolic link created)\n` +
         `- ${join(cwd, "out-link")}: its content before the turn was not kept (symbolic link created)\n` +
-        "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
-        "nor their changes to files mm does not watch (those git ignores, node_modules).",
+        NOT_UNDONE,
     );
     expect(agent.problems).toEqual([]);
   });
