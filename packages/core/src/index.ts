@@ -47,6 +47,7 @@ export {
   type ToolPlace,
 } from "./tools/tool.js";
 export { builtinTools } from "./tools/builtin-tools.js";
+export { sizeText } from "./tools/size-text.js";
 export { bashTool } from "./tools/bash-tool.js";
 export { readFileTool } from "./tools/read-file-tool.js";
 export { writeFileTool } from "./tools/write-file-tool.js";

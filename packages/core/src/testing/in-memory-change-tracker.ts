@@ -5,6 +5,7 @@
 import { errAsync, okAsync } from "neverthrow";
 import type { FileDiff } from "../history/message.js";
 import type { ChangeTracker } from "../ports/change-tracker.js";
+import { sizeText } from "../tools/size-text.js";
 import type { InMemoryFileSystem } from "./in-memory-file-system.js";
 
 /** Limits and failures of the in-memory tracker. */
@@ -25,8 +26,6 @@ const under = (cwd: string, path: string): boolean => path.startsWith(cwd.endsWi
 
 const filesUnder = (files: ReadonlyMap<string, string>, cwd: string): Map<string, string> => new Map([...files].filter(([path]) => under(cwd, path)));
 
-const sizeOf = (bytes: number): string => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
-
 const verbOf = (before: string | undefined, after: string | undefined): string =>
   before === undefined ? "created" : after === undefined ? "deleted" : "changed";
 
@@ -34,7 +33,7 @@ const diffOf = (path: string, before: string | undefined, after: string | undefi
   const texts = [before, after].filter((text): text is string => text !== undefined);
   const verb = verbOf(before, after);
   if (texts.some((text) => text.length > maxFileBytes)) {
-    return { path, oldText: null, newText: null, note: `file ${verb}, not shown: larger than ${sizeOf(maxFileBytes)}` };
+    return { path, oldText: null, newText: null, note: `file ${verb}, not shown: larger than ${sizeText(maxFileBytes)}` };
   }
   if (texts.some((text) => text.includes("\u0000"))) return { path, oldText: null, newText: null, note: `binary file ${verb}, not shown` };
   return { path, oldText: before ?? null, newText: after ?? null };

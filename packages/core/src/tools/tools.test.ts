@@ -3,6 +3,7 @@ import { inMemoryFileSystem, inMemorySkillCatalogue, scriptedShell } from "../te
 import { applyEdit, editFileTool } from "./edit-file-tool.js";
 import { readFileTool, sliceLines } from "./read-file-tool.js";
 import { bashTool } from "./bash-tool.js";
+import { sizeText } from "./size-text.js";
 import { builtinTools } from "./builtin-tools.js";
 import { readSkillTool } from "./read-skill-tool.js";
 import type { Tool, ToolContext } from "./tool.js";
@@ -109,5 +110,11 @@ describe("truncateMiddle", () => {
     const out = truncateMiddle("é".repeat(100), 51);
     expect(out).toBe(`${"é".repeat(12)}\n[… 152 bytes cut …]\n${"é".repeat(12)}`);
     expect(new TextEncoder().encode(out.replace(/\n\[.*\]\n/, "")).length).toBeLessThanOrEqual(51);
+  });
+});
+
+describe("sizeText", () => {
+  it("writes a limit in MiB or KiB when it is whole in them, else in bytes", () => {
+    expect([sizeText(16 * 1048576), sizeText(256 * 1024), sizeText(1000)]).toEqual(["16 MiB", "256 KiB", "1000 bytes"]);
   });
 });

@@ -16,6 +16,7 @@ import {
   type UndoStore,
   type UndoTurn,
 } from "../ports/undo-store.js";
+import { sizeText } from "../tools/size-text.js";
 import type { ToolOutcome } from "../tools/tool.js";
 import { carriedOver, lastTurnIndex, questionKey, withinBudget } from "./undo-log.js";
 
@@ -40,8 +41,6 @@ export type TurnFilesDeps = {
   readonly limits: UndoLimits;
   readonly warn: (line: string) => void;
 };
-
-const sizeText = (bytes: number): string => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
 
 const sameNow = (a: FileNow, b: FileNow): boolean => {
   if (a.kind === "absent" || b.kind === "absent") return a.kind === b.kind;

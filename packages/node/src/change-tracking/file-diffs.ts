@@ -3,7 +3,7 @@
  * UTF-8 files, a note naming binary, large, linked and submodule entries, and a per-call budget on
  * the total of texts kept.
  */
-import type { FileDiff, KeptFile } from "@mm/core";
+import { sizeText, type FileDiff, type KeptFile } from "@mm/core";
 import type { TrackingLimits } from "./limits.js";
 
 /** What one path held at one moment; null (in a FileChange) when it held nothing. */
@@ -24,9 +24,6 @@ export type FileChange = { readonly path: string; readonly before: FileState | n
 const SNIFF_BYTES = 8000;
 
 export const isBinary = (bytes: Buffer): boolean => bytes.subarray(0, SNIFF_BYTES).includes(0);
-
-export const sizeText = (bytes: number): string =>
-  bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 
 const verbOf = (change: FileChange): string => (change.before === null ? "created" : change.after === null ? "deleted" : "changed");
 

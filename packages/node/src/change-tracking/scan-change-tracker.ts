@@ -11,8 +11,7 @@
  * (a few cwds at most, each within `maxSnapshotBytes`).
  */
 import { err, ok, ResultAsync, type Result } from "neverthrow";
-import type { ChangeSnapshot, ChangeTracker, ChangeTrackingError } from "@mm/core";
-import { sizeText } from "./file-diffs.js";
+import { sizeText, type ChangeSnapshot, type ChangeTracker, type ChangeTrackingError } from "@mm/core";
 import { keptPerCwd, snapshotFinishingOnce } from "./kept-per-cwd.js";
 import { keptScan, type KeptScan, type ScanRefusal, type ScanState } from "./kept-scan.js";
 import { limitsOf, type ChangeTrackingOptions, type TrackingLimits } from "./limits.js";

@@ -11,13 +11,11 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Stats } from "node:fs";
 import { lstat, open, realpath, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { FileNow, UndoStore } from "@mm/core";
+import { sizeText, type FileNow, type UndoStore } from "@mm/core";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { SAFE_READ_FLAGS } from "../files/safe-read-flags.js";
 import { errorCode, reasonOf } from "../errno.js";
 import { makeDirectories } from "../files/make-directories.js";
-
-const sizeText = (bytes: number): string => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
 
 /** What a restore may set of a mode: read, write and execute for user, group and others. */
 const PERMISSION_BITS = 0o777;
