@@ -9,6 +9,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { UndoFile, UndoFileState, UndoLog, UndoTurn } from "@mm/core";
 import { err, ok, type Result } from "neverthrow";
 import { asciiJson } from "../sessions/ascii-json.js";
+import { isRecord, shown } from "../sessions/json-session-document.js";
 
 export const UNDO_FORMAT = "mm-undo";
 export const UNDO_VERSION = 1;
@@ -38,47 +39,40 @@ const verified = (text: string, key: Uint8Array): Decoded<string> => {
 
 type Decoded<T> = Result<T, string>;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-const show = (value: unknown): string => {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
-};
-
 const stateOf = (value: unknown, at: string): Decoded<UndoFileState> => {
-  if (!isObject(value)) return err(`${at}: expected an object, got ${show(value)}`);
+  if (!isRecord(value)) return err(`${at}: expected an object, got ${shown(value)}`);
   switch (value.kind) {
     case "absent":
       return ok({ kind: "absent" });
     case "blob":
-      if (typeof value.hash !== "string" || !BLOB_HASH.test(value.hash)) return err(`${at}.hash: expected 64 hex digits, got ${show(value.hash)}`);
+      if (typeof value.hash !== "string" || !BLOB_HASH.test(value.hash)) return err(`${at}.hash: expected 64 hex digits, got ${shown(value.hash)}`);
       if (typeof value.size !== "number" || !Number.isSafeInteger(value.size) || value.size < 0)
-        return err(`${at}.size: expected a size, got ${show(value.size)}`);
+        return err(`${at}.size: expected a size, got ${shown(value.size)}`);
       if (value.mode === undefined) return ok({ kind: "blob", hash: value.hash, size: value.size });
       if (typeof value.mode !== "number" || !Number.isInteger(value.mode) || value.mode < 0 || value.mode > 0o777)
-        return err(`${at}.mode: expected permission bits (0 to 0o777), got ${show(value.mode)}`);
+        return err(`${at}.mode: expected permission bits (0 to 0o777), got ${shown(value.mode)}`);
       return ok({ kind: "blob", hash: value.hash, size: value.size, mode: value.mode });
     case "unknown":
       return typeof value.reason === "string"
         ? ok({ kind: "unknown", reason: value.reason })
-        : err(`${at}.reason: expected a string, got ${show(value.reason)}`);
+        : err(`${at}.reason: expected a string, got ${shown(value.reason)}`);
     default:
-      return err(`${at}.kind: expected absent/blob/unknown, got ${show(value.kind)}`);
+      return err(`${at}.kind: expected absent/blob/unknown, got ${shown(value.kind)}`);
   }
 };
 
 const fileOf = (value: unknown, at: string): Decoded<UndoFile> => {
-  if (!isObject(value)) return err(`${at}: expected an object, got ${show(value)}`);
+  if (!isRecord(value)) return err(`${at}: expected an object, got ${shown(value)}`);
   const { path } = value;
-  if (typeof path !== "string" || !path.startsWith("/") || path.includes("\u0000")) return err(`${at}.path: expected an absolute path, got ${show(path)}`);
+  if (typeof path !== "string" || !path.startsWith("/") || path.includes("\u0000")) return err(`${at}.path: expected an absolute path, got ${shown(path)}`);
   return stateOf(value.before, `${at}.before`).andThen((before) => stateOf(value.after, `${at}.after`).map((after) => ({ path, before, after })));
 };
 
 const turnOf = (value: unknown, at: string): Decoded<UndoTurn> => {
-  if (!isObject(value)) return err(`${at}: expected an object, got ${show(value)}`);
-  if (typeof value.at !== "number" || !Number.isSafeInteger(value.at) || value.at < 1) return err(`${at}.at: expected a message index, got ${show(value.at)}`);
-  if (typeof value.question !== "string") return err(`${at}.question: expected a string, got ${show(value.question)}`);
-  if (!Array.isArray(value.files)) return err(`${at}.files: expected an array, got ${show(value.files)}`);
+  if (!isRecord(value)) return err(`${at}: expected an object, got ${shown(value)}`);
+  if (typeof value.at !== "number" || !Number.isSafeInteger(value.at) || value.at < 1) return err(`${at}.at: expected a message index, got ${shown(value.at)}`);
+  if (typeof value.question !== "string") return err(`${at}.question: expected a string, got ${shown(value.question)}`);
+  if (!Array.isArray(value.files)) return err(`${at}.files: expected an array, got ${shown(value.files)}`);
   const files: UndoFile[] = [];
   for (const [i, file] of value.files.entries()) {
     const decoded = fileOf(file, `${at}.files[${i}]`);
@@ -98,13 +92,13 @@ export const decodeUndoLog = (text: string, id: string, cwd: string, key: Uint8A
   } catch {
     return err("not JSON");
   }
-  if (!isObject(value)) return err(`expected an object, got ${show(value)}`);
-  if (value.format !== UNDO_FORMAT) return err(`format: expected "${UNDO_FORMAT}", got ${show(value.format)}`);
-  if (value.version !== UNDO_VERSION) return err(`version: this mm reads version ${UNDO_VERSION}, got ${show(value.version)}`);
-  if (value.id !== id) return err(`id: expected ${show(id)}, got ${show(value.id)}`);
+  if (!isRecord(value)) return err(`expected an object, got ${shown(value)}`);
+  if (value.format !== UNDO_FORMAT) return err(`format: expected "${UNDO_FORMAT}", got ${shown(value.format)}`);
+  if (value.version !== UNDO_VERSION) return err(`version: this mm reads version ${UNDO_VERSION}, got ${shown(value.version)}`);
+  if (value.id !== id) return err(`id: expected ${shown(id)}, got ${shown(value.id)}`);
   // A project copied (or moved) with its sessions dir: the log's paths name the files of the first one.
-  if (value.cwd !== cwd) return err(`cwd: expected ${show(cwd)}, got ${show(value.cwd)}: written for another directory`);
-  if (!Array.isArray(value.turns)) return err(`turns: expected an array, got ${show(value.turns)}`);
+  if (value.cwd !== cwd) return err(`cwd: expected ${shown(cwd)}, got ${shown(value.cwd)}: written for another directory`);
+  if (!Array.isArray(value.turns)) return err(`turns: expected an array, got ${shown(value.turns)}`);
   const turns: UndoTurn[] = [];
   for (const [i, turn] of value.turns.entries()) {
     const decoded = turnOf(turn, `turns[${i}]`);
