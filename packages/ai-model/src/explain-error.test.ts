@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { errorClass, explainError, isPlainHttpAnswer } from "./explain-error.js";
+import { errorClass } from "./error-class.js";
+import { explainError, isPlainHttpAnswer } from "./explain-error.js";
 
 const context = { baseURL: "http://localhost:11434/v1", apiKey: "sk-live-abcdefghijklmnop" };
 

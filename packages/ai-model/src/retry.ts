@@ -7,7 +7,8 @@
  * `retry-after-ms` / `retry-after`. The wait is injectable so tests never sleep through it; each
  * retry is announced so the operator's log says why.
  */
-import { errorClass, isBadPort, isPlainHttpAnswer } from "./explain-error.js";
+import { errorClass } from "./error-class.js";
+import { isBadPort, isPlainHttpAnswer } from "./explain-error.js";
 
 /** The AI SDK's first wait. */
 export const INITIAL_RETRY_DELAY_MS = 2_000;
