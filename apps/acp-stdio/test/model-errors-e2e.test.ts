@@ -3,11 +3,11 @@
  * plain-HTTP server (a hint to use http://, not retried), and a key the server refuses (named by the
  * variable that held it, `model.apiKeyEnv` here).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, status, type FakeOpenAI } from "@mm/fake-openai";
+import { removeTempDirs, tempDir } from "./faults/helpers.js";
 import { spawnAgent, stop, type SpawnOptions } from "./spawned-agent.js";
 
 let server: FakeOpenAI;
@@ -15,10 +15,11 @@ let cwd: string;
 
 beforeEach(async () => {
   server = await startFakeOpenAI();
-  cwd = mkdtempSync(join(tmpdir(), "mm-model-errors-"));
+  cwd = tempDir("model-errors");
 });
 afterEach(async () => {
   await server.close();
+  removeTempDirs();
 });
 
 /** The prompt's JSON-RPC error, and the agent's stderr. */
