@@ -10,7 +10,7 @@ import { describeFsError, type FileSystem } from "../ports/file-system.js";
 import { DEFAULT_UNDO_LIMITS, describeUndoStoreError, type UndoLimits, type UndoPlace, type UndoStore } from "../ports/undo-store.js";
 import type { Emit } from "../turn/events.js";
 import { conflictLine, NOTHING_TO_UNDO, planUndo, undoneLine, unfinishedLine, type CurrentState, type NamedFile, type UndoAction } from "../undo/plan-undo.js";
-import { turnFiles, type TurnFiles } from "../undo/turn-files.js";
+import { stateOfNow, turnFiles, type TurnFiles } from "../undo/turn-files.js";
 import { carriedOver, lastTurnIndex, lastTurnOf } from "../undo/undo-log.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession, tellUnsaved } from "./persist.js";
@@ -41,11 +41,8 @@ export const carryUndo = async (state: AgentState, live: LiveSession, before: Hi
   if (saved.isErr()) state.problem(`session ${live.session.id}: undo data not cleared: ${describeUndoStoreError(saved.error)}`);
 };
 
-const currentOf = async (store: UndoStore, path: string, limits: UndoLimits): Promise<CurrentState> => {
-  const now = await store.read(path, limits.maxFileBytes);
-  if (now.kind === "bytes") return { kind: "blob", hash: store.hash(now.bytes), size: now.bytes.length, ...(now.mode !== undefined ? { mode: now.mode } : {}) };
-  return now.kind === "absent" ? now : { kind: "unknown", reason: now.reason };
-};
+const currentOf = async (store: UndoStore, path: string, limits: UndoLimits): Promise<CurrentState> =>
+  stateOfNow(store, await store.read(path, limits.maxFileBytes));
 
 /** Why a restore may not write `path`: the session's file system (the sandbox's boundary) refuses it, or lands it elsewhere. */
 const boundaryProblem = async (fs: FileSystem, path: string): Promise<string | undefined> => {

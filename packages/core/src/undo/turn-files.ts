@@ -52,6 +52,14 @@ const sameNow = (a: FileNow, b: FileNow): boolean => {
 /** The mode field of a state, when the mode was seen. */
 const modeOf = (mode: number | undefined): { readonly mode?: number } => (mode === undefined ? {} : { mode });
 
+/** What a file holds now, as the undo log keeps it: absent, its bytes' hash, size and mode, or why it cannot be read. */
+export const stateOfNow = (store: Pick<UndoStore, "hash">, now: FileNow): UndoFileState =>
+  now.kind === "absent"
+    ? now
+    : now.kind === "bytes"
+      ? { kind: "blob", hash: store.hash(now.bytes), size: now.bytes.length, ...modeOf(now.mode) }
+      : { kind: "unknown", reason: now.reason };
+
 /**
  * Where the entry at `path` is, its directory's links resolved but not its own: a changed entry the
  * change tracker names is the entry itself (a link the command made is the link, not what it points to).
@@ -84,12 +92,7 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
   const pending = new Map<string, FileNow>();
   let saveProblem: string | undefined;
 
-  const afterOf = (now: FileNow): UndoFileState =>
-    now.kind === "absent"
-      ? now
-      : now.kind === "bytes"
-        ? { kind: "blob", hash: store.hash(now.bytes), size: now.bytes.length, ...modeOf(now.mode) }
-        : { kind: "unknown", reason: now.reason };
+  const afterOf = (now: FileNow): UndoFileState => stateOfNow(store, now);
 
   const keep = async (now: FileNow): Promise<UndoFileState> => {
     if (now.kind === "absent") return now;
