@@ -92,8 +92,6 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
   const pending = new Map<string, FileNow>();
   let saveProblem: string | undefined;
 
-  const afterOf = (now: FileNow): UndoFileState => stateOfNow(store, now);
-
   const keep = async (now: FileNow): Promise<UndoFileState> => {
     if (now.kind === "absent") return now;
     if (now.kind === "unreadable") return { kind: "unknown", reason: now.reason };
@@ -135,7 +133,7 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
       const now = await store.read(landed, limits.maxFileBytes);
       const recorded = files.get(landed);
       if (recorded !== undefined) {
-        files.set(landed, { ...recorded, after: afterOf(now) });
+        files.set(landed, { ...recorded, after: stateOfNow(store, now) });
         changed = true;
         continue;
       }
@@ -147,7 +145,7 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
         before = kept === undefined ? undefined : kept === null ? { kind: "absent" } : { kind: "bytes", bytes: kept.bytes, ...modeOf(kept.mode) };
       }
       if (diff === undefined && (before === undefined || sameNow(before, now))) continue;
-      files.set(landed, { path: landed, before: before === undefined ? notKept(diff?.note) : await keep(before), after: afterOf(now) });
+      files.set(landed, { path: landed, before: before === undefined ? notKept(diff?.note) : await keep(before), after: stateOfNow(store, now) });
       changed = true;
     }
     if (changed || dirty) await save();
