@@ -32,6 +32,13 @@ import { conflictLine, planUndo, undoneLine } from "../src/undo/plan-undo.js";
 
 const say = (t: string) => [{ type: "text" as const, text: t }];
 
+/** A step that writes "new" into a.txt and b.txt. */
+const writeBothReply = () =>
+  toolReply([
+    { name: "write_file", input: { path: "a.txt", content: "new" } },
+    { name: "write_file", input: { path: "b.txt", content: "new" } },
+  ]);
+
 /** A step that writes one file with write_file. */
 const writeReply = (path: string, content: string) => toolReply([{ name: "write_file", input: { path, content } }]);
 
@@ -297,15 +304,7 @@ describe("/undo", () => {
 
   it("keeps the turn and what a file held while it cannot be written back: /undo again finishes, /undo force takes it out", async () => {
     const t = setup({
-      replies: [
-        toolReply([
-          { name: "write_file", input: { path: "a.txt", content: "new" } },
-          { name: "write_file", input: { path: "b.txt", content: "new" } },
-        ]),
-        textReply("ok"),
-        writeReply("a.txt", "new"),
-        textReply("ok"),
-      ],
+      replies: [writeBothReply(), textReply("ok"), writeReply("a.txt", "new"), textReply("ok")],
       files: { "/w/a.txt": "old", "/w/b.txt": "old" },
     });
     const s = await t.agent.startSession("/w");
@@ -336,13 +335,7 @@ describe("/undo", () => {
 
   it("names a file whose kept copy is gone (its blob missing) as not restorable, and still takes the turn out: trying again could not help", async () => {
     const t = setup({
-      replies: [
-        toolReply([
-          { name: "write_file", input: { path: "a.txt", content: "new" } },
-          { name: "write_file", input: { path: "b.txt", content: "new" } },
-        ]),
-        textReply("ok"),
-      ],
+      replies: [writeBothReply(), textReply("ok")],
       files: { "/w/a.txt": "old a", "/w/b.txt": "old b" },
     });
     const s = await t.agent.startSession("/w");
@@ -361,13 +354,7 @@ describe("/undo", () => {
   it("keeps to the session's file system's boundary: a path it refuses or lands elsewhere now is named, not written", async () => {
     let planted = false;
     const t = setup({
-      replies: [
-        toolReply([
-          { name: "write_file", input: { path: "a.txt", content: "new" } },
-          { name: "write_file", input: { path: "b.txt", content: "new" } },
-        ]),
-        textReply("ok"),
-      ],
+      replies: [writeBothReply(), textReply("ok")],
       files: { "/w/a.txt": "old", "/w/b.txt": "old" },
       realPath: (path) => {
         if (!planted) return ok(path);
