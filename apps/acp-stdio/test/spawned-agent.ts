@@ -10,7 +10,11 @@ import * as acp from "@agentclientprotocol/sdk";
 import { schemaProblems } from "./acp-schema.js";
 import { onLines } from "./stdout-lines.js";
 
-export const BIN = join(dirname(fileURLToPath(import.meta.url)), "../bin/mm-acp.js");
+/**
+ * The bin the tests spawn: this checkout's, or `MM_TEST_BIN` (another checkout's build), which is how a
+ * new test is checked to fail on the code before a change.
+ */
+export const BIN = process.env.MM_TEST_BIN ?? join(dirname(fileURLToPath(import.meta.url)), "../bin/mm-acp.js");
 
 export type SpawnOptions = {
   /** The program and its first arguments; `node bin/mm-acp.js` of this checkout by default. */
