@@ -9,6 +9,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { aiSdkModel, describeProxy, listModelIds, proxySettings } from "@mm/ai-model";
 import {
   bashShell,
+  boundaryContextFiles,
   changeTracker,
   cryptoRandomHex,
   jsonSessionStore,
@@ -88,7 +89,11 @@ const main = async (): Promise<void> => {
   const log = leveledLog(chosenLevel, stderrLine);
   const { config, source, notices } = loaded;
   for (const notice of notices) log.warn(notice);
-  const skills = await loadDiskSkillCatalogue(config.skills.dirs, log.warn);
+  const stateDir = userStateDir(process.env, homedir());
+  // The one boundary of what mm reads on its own for the model (boundary/): never a hidden path (the
+  // built-in credentials, tools.hidden, mm's own state), with the sandbox on or off.
+  const readBoundary = { home: homedir(), hidden: [...config.tools.hidden, stateDir] };
+  const skills = await loadDiskSkillCatalogue(config.skills.dirs, log.warn, readBoundary);
   const proxy = proxySettings(process.env);
   for (const line of bannerLines(config, skills.list(), source, describeProxy(proxy, config.model.baseURL))) log.info(line);
   const watch = responseWatch();
@@ -116,7 +121,6 @@ const main = async (): Promise<void> => {
   // reading the agent's credentials.
   const hiddenEnv = new Set([config.model.apiKeyEnv, ...config.tools.hiddenEnv]);
   const commandEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !hiddenEnv.has(name)));
-  const stateDir = userStateDir(process.env, homedir());
   const sandbox = startSandbox(config, homedir(), log, stateDir);
   // Ends the process groups mm starts (commands, MCP servers) and removes the sandbox's directory
   // if mm itself is killed (SIGKILL from the editor): nothing mm starts outlives it.
@@ -127,6 +131,10 @@ const main = async (): Promise<void> => {
   const ports: AppPorts = {
     model,
     fs: nodeFileSystem(),
+    contextFiles: boundaryContextFiles({
+      ...readBoundary,
+      ...(sandbox !== undefined ? { sandbox: { privateTmp: sandbox.privateTmp, writable: config.tools.writable } } : {}),
+    }),
     shell,
     changes: changeTracker(),
     skills,

@@ -12,6 +12,7 @@ import {
   type AgentDeps,
   type ChangeTracker,
   type Clock,
+  type ContextFiles,
   type FileSystem,
   type Model,
   type RandomHex,
@@ -36,6 +37,8 @@ import { withAfterResponse, type Transport } from "./stdio/after-response.js";
 export type AppPorts = {
   readonly model: Model;
   readonly fs: FileSystem;
+  /** What mm reads on its own for the model (AGENTS.md): the host's boundary (`@mm/node`'s `boundaryContextFiles`); `fs` kept to the cwd when absent. */
+  readonly contextFiles?: ContextFiles;
   readonly shell: Shell;
   /** What bash calls change on disk; absent, bash results carry no diffs. */
   readonly changes?: ChangeTracker;
@@ -103,6 +106,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
   const deps: AgentDeps = {
     model: ports.model,
     fs: ports.fs,
+    ...(ports.contextFiles !== undefined ? { contextFiles: ports.contextFiles } : {}),
     shell: ports.shell,
     skills: ports.skills,
     gate: sandboxed ? acpPermissionGate(peer, withSandboxTitle) : acpPermissionGate(peer),

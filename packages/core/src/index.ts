@@ -102,6 +102,7 @@ export { resolvePath } from "./paths/path.js";
 // Ports.
 export type { FinishReason, Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "./ports/model.js";
 export { describeFsError, landingPath, type FileStat, type FileSystem, type FsError } from "./ports/file-system.js";
+export { contextFilesOn, type ContextFiles } from "./ports/context-files.js";
 export type { Shell, ShellError, ShellRequest, ShellResult } from "./ports/shell.js";
 export type { PermissionDecision, PermissionGate, PermissionRequest } from "./ports/permission-gate.js";
 export type { Clock, RandomHex } from "./ports/clock.js";

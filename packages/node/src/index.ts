@@ -1,7 +1,8 @@
 /**
  * @mm/node — the Node.js adapters of @mm/core's ports, one folder each: local files (files/), bash
  * (shell/), sessions as JSON files (sessions/), skills on disk (skills/), what a command changed
- * (change-tracking/), the clock and randomness (system/), and the bubblewrap sandbox (sandbox/), for
+ * (change-tracking/), the clock and randomness (system/), the bubblewrap sandbox (sandbox/), and the
+ * host's one boundary for what mm reads on its own for the model (boundary/), for
  * the ACP app and for programs embedding the core.
  */
 export * from "./files/index.js";
@@ -12,3 +13,4 @@ export * from "./change-tracking/index.js";
 export * from "./system/index.js";
 export * from "./sandbox/index.js";
 export * from "./undo/index.js";
+export * from "./boundary/index.js";

@@ -5,6 +5,7 @@
  */
 import type { ChangeTracker } from "../ports/change-tracker.js";
 import type { Clock, RandomHex } from "../ports/clock.js";
+import type { ContextFiles } from "../ports/context-files.js";
 import type { FileSystem } from "../ports/file-system.js";
 import type { Model } from "../ports/model.js";
 import type { PermissionGate } from "../ports/permission-gate.js";
@@ -22,8 +23,13 @@ import type { TurnSettings } from "../turn/run-turn.js";
 /** The ports an agent runs on. */
 export type AgentDeps = {
   readonly model: Model;
-  /** The local files: tools (unless a session has its own), `@path` attachments, AGENTS.md. */
+  /** The local files: tools (unless a session has its own), `@path` attachments. */
   readonly fs: FileSystem;
+  /**
+   * What mm reads on its own for the model (a cwd's AGENTS.md), through the host's one boundary
+   * (a regular file inside the cwd, no link out, nothing hidden); `fs`, kept to the cwd, when absent.
+   */
+  readonly contextFiles?: ContextFiles | undefined;
   readonly shell: Shell;
   readonly skills: SkillCatalogue;
   /** Asked before every gated tool call. */

@@ -35,6 +35,8 @@ export type BwrapSandbox = {
   readonly dispose: () => void;
   /** The host directory of the sandbox's private /tmp and masks, when it was made (to remove if the agent dies). */
   readonly roomDir: string | undefined;
+  /** The host directory commands see as /tmp (the boundary's view of links into /tmp); a path nothing is at when the room could not be made. */
+  readonly privateTmp: string;
 };
 
 const refused = (why: SandboxUnavailable): ShellError => ({ kind: "spawn", message: unavailableMessage(why) });
@@ -89,6 +91,7 @@ export const bwrapSandbox = (options: BwrapSandboxOptions): BwrapSandbox => {
     ready,
     wrapper,
     confine: (inner, cwd) => sandboxedFileSystem(inner, { settings, privateTmp: room?.privateTmp ?? "/nonexistent/mm-sandbox-tmp", cwd }),
+    privateTmp: room?.privateTmp ?? "/nonexistent/mm-sandbox-tmp",
     dispose: () => room?.remove(),
     roomDir: room?.dir,
   };
