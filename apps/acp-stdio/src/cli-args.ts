@@ -16,7 +16,8 @@ export const HELP = `mm-acp ${AGENT_INFO.version} — Bob, a bash-first coding a
 Usage: mm-acp [--config FILE] [--log-level quiet|info|debug] [-acp]
        mm-acp --setup
   Speaks ACP (JSON-RPC 2.0, one message a line) on stdin/stdout; logs go to stderr.
-  --config FILE     configuration file (else $MM_CONFIG, ./.mm/config.json, ~/.config/mm/config.json)
+  --config FILE     the one configuration file read (else $MM_CONFIG; else ~/.config/mm/config.json
+                    with the project's ./.mm/config.json layered over it, which may only narrow it)
   --log-level LEVEL quiet: warnings and errors only; info (default): also the banner and [acp] lines;
                     debug: also each model request's size and timing ($MM_LOG_LEVEL)
   -acp, --acp       accepted and ignored (the original was \`mm -acp\`)
