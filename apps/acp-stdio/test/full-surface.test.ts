@@ -100,6 +100,8 @@ describe("the full surface", () => {
       expect((await errorOf(agent.request("session/list", { cwd: "/w", cursor: "nonsense" }))).code).toBe(-32602);
       expect(await agent.request("session/delete", { sessionId: ids[0]! })).toEqual({});
       expect(await agent.request("session/delete", { sessionId: ids[0]! })).toEqual({});
+      // An id not of mm's form is an unknown id like any other (acp-tck ACP-DELETE-002): {}, nothing touched.
+      for (const sessionId of ["nope", "../../etc/passwd"]) expect(await agent.request("session/delete", { sessionId })).toEqual({});
       const after = await agent.request("session/list", { cwd: "/w", cursor: page1.nextCursor! });
       expect(after.sessions.map((s) => s.sessionId)).not.toContain(ids[0]);
       expect((await errorOf(agent.request("session/prompt", say(ids[0]!, "still there?")))).code).toBe(-32602);
@@ -182,7 +184,6 @@ describe("the full surface", () => {
         ["session/set_mode", { sessionId, modeId: "yolo" }, /unknown mode/],
         ["session/resume", { sessionId: "../../etc/passwd", cwd: "/w", mcpServers: [] }, /not a session id/],
         ["session/resume", { sessionId: "20260101-000000-00000000", cwd: "/w", mcpServers: [] }, /no saved session/],
-        ["session/delete", { sessionId: "nope" }, /not a session id/],
         ["session/list", { cwd: "relative/dir" }, /absolute/],
       ];
       for (const [method, params, reason] of cases) {
