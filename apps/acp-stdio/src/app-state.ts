@@ -4,6 +4,8 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { Agent } from "@mm/core";
+import type { McpServerSpec } from "@mm/mcp";
+import type { Secrets } from "@mm/node";
 import type { MmConfig } from "./config/index.js";
 import type { McpSessions } from "./mcp-sessions.js";
 import type { ModelChoices } from "./model-choices.js";
@@ -37,6 +39,10 @@ export type AppState = {
   readonly processCwd: string;
   /** The sessions' MCP servers ("full" surface). */
   readonly mcp: McpSessions;
+  /** The secrets mm holds (boundary/secrets.ts), when the host keeps them: what is told of MCP servers is redacted. */
+  readonly secrets?: Secrets;
+  /** Adds the secrets of the MCP servers an editor gives a session, before they start. */
+  readonly mcpSecrets?: (specs: readonly McpServerSpec[]) => void;
 };
 
 /** Whether the "full" surface is on (`acp.surface: "full"`): today's ACP beyond docs/acp-surface.md. */

@@ -22,7 +22,8 @@ import {
   type UndoLimits,
   type UndoStore,
 } from "@mm/core";
-import { MEMORY_UNDO_LIMITS, memoryUndoStore, nodeUndoStore, undoKeyFile } from "@mm/node";
+import { envSecrets, headerSecrets, MEMORY_UNDO_LIMITS, memoryUndoStore, nodeUndoStore, undoKeyFile, urlSecrets, type Secrets } from "@mm/node";
+import type { McpServerSpec } from "@mm/mcp";
 import type { MmConfig } from "./config/index.js";
 import { editorFileSystems } from "./acp-file-system.js";
 import { acpPermissionGate } from "./acp-permission-gate.js";
@@ -62,6 +63,11 @@ export type AppPorts = {
    * in-memory ports get none.
    */
   readonly undo?: UndoStore;
+  /**
+   * The secrets mm holds (boundary/secrets.ts): replaced in every tool result, diff and live output, and
+   * kept out of undo data; the editor's MCP servers' headers and environment values join them.
+   */
+  readonly secrets?: Secrets;
 };
 
 /**
@@ -73,9 +79,25 @@ const undoOf = (config: MmConfig, ports: AppPorts, stateDir: string | undefined)
   if (ports.undo !== undefined) return { store: ports.undo };
   if (ports.cwdProblem === undefined) return undefined;
   return config.sessions.enabled && ports.store !== undefined
-    ? { store: nodeUndoStore({ dir: config.sessions.dir, ...(stateDir !== undefined ? { key: undoKeyFile(join(stateDir, "undo.key")) } : {}) }) }
+    ? {
+        store: nodeUndoStore({
+          dir: config.sessions.dir,
+          ...(stateDir !== undefined ? { key: undoKeyFile(join(stateDir, "undo.key")) } : {}),
+          ...(ports.secrets !== undefined ? { holdsSecret: ports.secrets.heldIn } : {}),
+        }),
+      }
     : { store: memoryUndoStore(), limits: MEMORY_UNDO_LIMITS };
 };
+
+/** Adds the secrets of the editor's MCP servers: their headers, their URLs' passwords, their environment's values (see `envSecrets`). */
+const mcpSecretsOf =
+  (secrets: Secrets, own: Readonly<Record<string, string | undefined>>) =>
+  (specs: readonly McpServerSpec[]): void =>
+    secrets.add(
+      specs.flatMap((spec) =>
+        spec.kind === "stdio" ? envSecrets(spec.env, own) : [...Object.values(spec.headers).flatMap(headerSecrets), ...urlSecrets(spec.url)],
+      ),
+    );
 
 export type ServeOptions = {
   readonly home?: string;
@@ -129,6 +151,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     compactThreshold: config.context.threshold,
     keepLastTurns: config.context.keepLastTurns,
     vision: config.model.vision,
+    ...(ports.secrets !== undefined ? { redact: ports.secrets.redact } : {}),
     ...(undo?.limits !== undefined ? { undoLimits: undo.limits } : {}),
     os: options.os,
     ...(options.home !== undefined ? { home: options.home } : {}),
@@ -147,6 +170,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     models: modelChoices(ports.listModels, [config.model.name, ...config.model.choices]),
     knownCwds: new Map(),
     processCwd: options.cwd ?? "/",
+    ...(ports.secrets !== undefined ? { secrets: ports.secrets, mcpSecrets: mcpSecretsOf(ports.secrets, ports.commandEnv ?? {}) } : {}),
     mcp: mcpSessions(ports.commandEnv ?? {}, AGENT_INFO.version, config.tools.bashTimeoutSeconds * 1000, ports.onProcessGroup),
   };
   const connection = registerHandlers(acp.agent({ name: "bob" }), app).connect(wired.stream);

@@ -18,14 +18,17 @@ export const attachMcpServers = async (
   const waiting: string[] = [];
   const tell = (line: string): void => {
     if (!answered) return void waiting.push(line);
-    app.notify(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${line}\n` } });
+    app.notify(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${app.secrets?.redact(line) ?? line}\n` } });
   };
   const released = (): void => {
     answered = true;
     for (const line of waiting.splice(0)) tell(line);
   };
   if (servers.length === 0) return { released };
-  const tools = await app.mcp.start(sessionId, specsOf(servers), cwd, {
+  const specs = specsOf(servers);
+  // Their headers and environment values are secrets from now on: nothing a tool returns shows them.
+  app.mcpSecrets?.(specs);
+  const tools = await app.mcp.start(sessionId, specs, cwd, {
     toolsChanged: (now) => void app.agent.setSessionTools(sessionId, now),
     tell,
     log: (line) => app.log(`session ${sessionId}: ${line}`),

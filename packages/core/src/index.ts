@@ -25,6 +25,7 @@ export { titleOf, titleOfHistory } from "./session/title.js";
 export type { Emit, TurnEvent } from "./turn/events.js";
 export type { StopReason, TurnCounts } from "./turn/run-turn.js";
 export type { ToolCallView } from "./turn/tool-call-view.js";
+export { redactDeep, type Redact } from "./turn/redact.js";
 export type { ReplayItem } from "./session/replay.js";
 export type { PromptBlock } from "./prompt/prompt-blocks.js";
 export { shadowedSkills, type AvailableCommand } from "./commands/slash-command.js";

@@ -22,6 +22,7 @@ import type { Emit } from "./events.js";
 import { executeCall, refusedCall, type CallOutcome } from "./execute-call.js";
 import { createLoopDetector } from "./loop-detector.js";
 import { runModelStep } from "./model-step.js";
+import { redactingEmit, redactResult, type Redact } from "./redact.js";
 import { bareView } from "./tool-call-view.js";
 import { estimateTokens } from "./token-estimate.js";
 
@@ -57,6 +58,11 @@ export type TurnSettings = {
   readonly home?: string;
   /** The model reads images: prompts may carry them and tools may return them. */
   readonly vision?: boolean;
+  /**
+   * Replaces the secrets the host holds (the model's key…) in every tool result, diff, title and live
+   * output before anyone sees it: the model, the editor, the session (turn/redact.ts).
+   */
+  readonly redact?: Redact;
 };
 
 /** One turn to run: the session's state, the user's text, where events go. */
@@ -186,6 +192,9 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     lastInputTokens = undefined;
   };
 
+  const redact = settings.redact;
+  /** What a call shows goes out redacted (its result is redacted as it is kept, below). */
+  const callEmit = redact === undefined ? emit : redactingEmit(redact, emit);
   const onText = (text: string): void => emit({ type: "text", text });
   const onThought = (text: string): void => emit({ type: "thought", text });
   for (let step = 0; step < settings.maxSteps; step++) {
@@ -232,16 +241,19 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     }
     if (calls.length === 0) return end("end_turn");
     for (const call of calls) {
-      const outcome = await executeCall({ sessionId: request.sessionId, gate: deps.gate, grants, mode: request.mode, loop, toolbox, ctx, emit }, call).catch(
+      const outcome = await executeCall(
+        { sessionId: request.sessionId, gate: deps.gate, grants, mode: request.mode, loop, toolbox, ctx, emit: callEmit },
+        call,
+      ).catch(
         (thrown: unknown): CallOutcome =>
           refusedCall(
             call,
             bareView(call, toolbox),
             `[${call.name} failed unexpectedly: ${String(thrown instanceof Error ? thrown.message : thrown).split("\n")[0]}]`,
-            emit,
+            callEmit,
           ),
       );
-      if (outcome.result !== undefined) append(outcome.result);
+      if (outcome.result !== undefined) append(redact === undefined ? outcome.result : redactResult(redact, outcome.result));
       if (outcome.granted !== undefined) grants.add(outcome.granted);
       if (outcome.ran !== undefined) ran.push(outcome.ran);
       await progress();

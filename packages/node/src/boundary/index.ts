@@ -7,3 +7,14 @@
 export { confinedReadText, staysInside, DEFAULT_CONFINED_READ_BYTES, HIDDEN_PATH, OUTSIDE_ROOT, type ConfinedRead } from "./confined-read.js";
 export { boundaryContextFiles, hiddenFor, type ReadBoundary } from "./boundary-context-files.js";
 export { hiddenPathsFor } from "../sandbox/sandbox-settings.js";
+export {
+  envSecrets,
+  headerSecrets,
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  redactWith,
+  secretSet,
+  sessionRedactor,
+  urlSecrets,
+  type Secrets,
+} from "./secrets.js";

@@ -13,7 +13,15 @@ export type NodeUndoStoreOptions = {
   readonly dir: string;
   /** The key that signs the logs (`undoKeyFile`); one of this process only when absent. */
   readonly key?: UndoKeyLoader;
+  /**
+   * Whether bytes hold a secret mm holds (boundary/secrets.ts): such a file's before-state is never
+   * copied into the sessions dir; /undo names it not restorable.
+   */
+  readonly holdsSecret?: (bytes: Uint8Array) => boolean;
 };
+
+/** Why a before-state holding a secret is not kept. */
+export const SECRET_NOT_KEPT = "it holds a secret of the agent's (the model's key or an MCP server's), which mm never copies";
 
 /** An undo log larger than this is not read (it is read at the start of every turn). */
 const MAX_LOG_BYTES = 64 * 1024 * 1024;
@@ -64,6 +72,7 @@ export const nodeUndoStore = (options: NodeUndoStoreOptions): UndoStore => {
 
   const putBlob = (place: UndoPlace, bytes: Uint8Array) =>
     guarded(place, async (paths): Promise<Result<string, UndoStoreError>> => {
+      if (options.holdsSecret?.(bytes) === true) return err(io(SECRET_NOT_KEPT));
       const prepared = await prepareSessionsDir(paths.dir, place.cwd);
       if (prepared.isErr()) return err(io(prepared.error));
       const dir = await blobsDir(paths.blobs, true);

@@ -1,0 +1,116 @@
+/**
+ * The secrets mm holds (the model's key, the headers and environment values an editor gives its MCP
+ * servers, the variables of `tools.hiddenEnv`), in one place, and the one function that replaces them:
+ * in every tool result and diff (the core's turn engine), every live output, the session files, the
+ * log. A value under {@link MIN_SECRET_LENGTH} characters is not one (it would blank common words).
+ * What this cannot catch, a transformed copy (base64, split, reversed), is said in docs/decisions.md.
+ */
+import { redactDeep, type Redact, type StoredSession } from "@mm/core";
+
+export type { Redact };
+
+/** What a secret is replaced with. */
+export const REDACTED = "[redacted: a secret of the agent's]";
+
+/** Shorter values are never taken as secrets. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** The secrets of this process: added to as editors give servers, read by every redaction. */
+export type Secrets = {
+  /** Adds values (undefined and short ones are ignored). */
+  readonly add: (values: Iterable<string | undefined>) => void;
+  /** Replaces each secret known now in `text` (the same string when it holds none). */
+  readonly redact: Redact;
+  /** Whether `bytes` hold a secret known now (undo data: such a file is not copied). */
+  readonly heldIn: (bytes: Uint8Array) => boolean;
+  /** How many are known. */
+  readonly size: () => number;
+};
+
+/** `text` with each of `secrets` (longest first, so one inside another goes whole) replaced. */
+export const redactWith = (secrets: readonly string[], text: string): string => {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+};
+
+const usable = (value: string | undefined): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH;
+
+/** A set of secrets, starting with `initial`. */
+export const secretSet = (initial: Iterable<string | undefined> = []): Secrets => {
+  const known = new Set<string>();
+  let ordered: readonly string[] = [];
+  const add = (values: Iterable<string | undefined>): void => {
+    let grew = false;
+    for (const value of values) {
+      if (!usable(value) || known.has(value)) continue;
+      known.add(value);
+      grew = true;
+    }
+    if (grew) ordered = [...known].sort((a, b) => b.length - a.length);
+  };
+  add(initial);
+  return {
+    add,
+    redact: (text) => (ordered.length === 0 ? text : redactWith(ordered, text)),
+    heldIn: (bytes) => {
+      if (ordered.length === 0) return false;
+      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      return ordered.some((secret) => buffer.includes(secret));
+    },
+    size: () => ordered.length,
+  };
+};
+
+/** The parts of a header value that are secrets: the whole value and each word of it (`Bearer <token>`). */
+export const headerSecrets = (value: string): readonly string[] => [value, ...value.split(/\s+/)];
+
+/** The password of a URL's credentials (`https://user:pass@host`), if any. */
+export const urlSecrets = (url: string): readonly string[] => {
+  try {
+    const parsed = new URL(url);
+    return [parsed.password === "" ? undefined : decodeURIComponent(parsed.password), parsed.password].filter((v): v is string => v !== undefined && v !== "");
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * The values of an MCP server's environment that count as secrets: every value of 8 characters or
+ * more, except one mm's own environment already holds under the same name (PATH, HOME…: not the
+ * editor's to hide) and an absolute path (a directory named in every listing would go blank).
+ */
+export const envSecrets = (env: Readonly<Record<string, string>>, own: Readonly<Record<string, string | undefined>>): readonly string[] =>
+  Object.entries(env)
+    .filter(([name, value]) => own[name] !== value && !value.startsWith("/"))
+    .map(([, value]) => value);
+
+/**
+ * A session as the store writes it: each message with the secrets known now replaced (user text, tool
+ * calls, results, diffs), the same message object when it held none. A message is looked at once while
+ * the set of secrets stays the same, so a save costs what it adds.
+ */
+export const sessionRedactor = (secrets: Pick<Secrets, "redact" | "size">): ((session: StoredSession) => StoredSession) => {
+  let seen = new WeakMap<object, unknown>();
+  let seenSize = secrets.size();
+  return (session) => {
+    if (secrets.size() === 0) return session;
+    if (secrets.size() !== seenSize) {
+      seen = new WeakMap();
+      seenSize = secrets.size();
+    }
+    let changed = false;
+    const history = session.history.map((message) => {
+      let out = seen.get(message) as typeof message | undefined;
+      if (out === undefined) {
+        out = redactDeep(secrets.redact, message);
+        seen.set(message, out);
+      }
+      if (out !== message) changed = true;
+      return out;
+    });
+    const title = session.title === undefined ? undefined : secrets.redact(session.title);
+    if (!changed && title === session.title) return session;
+    return { ...session, history: history as unknown as StoredSession["history"], ...(title !== undefined ? { title } : {}) };
+  };
+};
