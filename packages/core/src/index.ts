@@ -105,7 +105,8 @@ export type { FinishReason, Model, ModelError, ModelEvent, ModelRequest, ToolSpe
 export { describeFsError, landingPath, type FileStat, type FileSystem, type FsError } from "./ports/file-system.js";
 export { contextFilesOn, type ContextFiles } from "./ports/context-files.js";
 export type { Shell, ShellError, ShellRequest, ShellResult } from "./ports/shell.js";
-export type { PermissionDecision, PermissionGate, PermissionRequest } from "./ports/permission-gate.js";
+export type { PermissionDecision, PermissionGate, PermissionRequest, ScreenRequest, Screening } from "./ports/permission-gate.js";
+export * from "./permissions/index.js";
 export type { Clock, RandomHex } from "./ports/clock.js";
 export type { SkillCatalogue, SkillContent, SkillError, SkillSummary } from "./ports/skill-catalogue.js";
 export { describeStoreError, type SessionStore, type StoreError, type StoredSession, type StoredSessionSummary } from "./ports/session-store.js";

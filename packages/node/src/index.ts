@@ -7,6 +7,7 @@
  */
 export * from "./files/index.js";
 export * from "./shell/index.js";
+export * from "./shell-syntax/index.js";
 export * from "./sessions/index.js";
 export * from "./skills/index.js";
 export * from "./change-tracking/index.js";

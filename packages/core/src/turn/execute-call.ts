@@ -32,6 +32,9 @@ export type CallDeps = {
   readonly emit: Emit;
 };
 
+/** What the model is told of a call the user's rules deny. */
+export const DENIED = "[command denied by the user's rules]";
+
 /** The view a result keeps for its replay (see `ToolResultMessage.shown`). */
 const shownOf = (view: ToolCallView) => ({ title: view.title, kind: view.kind, ...(view.locations.length > 0 ? { locations: view.locations } : {}) });
 
@@ -80,7 +83,13 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   emit({ type: "tool-pending", call: view });
 
   let granted: string | undefined;
-  if (modeAsks(deps.mode, tool) && !deps.grants.has(call.name)) {
+  const screening =
+    tool.gated && deps.gate.screen !== undefined
+      ? await deps.gate.screen({ sessionId: deps.sessionId, call: view, cwd: ctx.cwd, home: ctx.home, mode: deps.mode })
+      : "default";
+  if (screening === "deny") return refuse(view, DENIED);
+  const asks = screening === "ask" || (screening === "default" && modeAsks(deps.mode, tool) && !deps.grants.has(call.name));
+  if (asks) {
     const decision = await deps.gate.ask({ sessionId: deps.sessionId, call: view, signal: ctx.signal });
     if (ctx.signal.aborted) {
       emit({ type: "tool-done", call: view, status: "failed", output: "[cancelled]", diffs: [] });
@@ -95,8 +104,12 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   const progress = (text: string): void => {
     if (running && text !== "") emit({ type: "tool-output", call: view, text });
   };
-  // `before` is for /undo's recorder (undo/recording-toolbox.ts), never shown nor recorded.
-  const { before: _before, ...outcome } = await prepare.run({ ...ctx, progress }).finally(() => {
+  // `before` and `hidden` are for /undo's recorder (undo/recording-toolbox.ts), never shown nor recorded.
+  const {
+    before: _before,
+    hidden: _hidden,
+    ...outcome
+  } = await prepare.run({ ...ctx, progress }).finally(() => {
     running = false;
   });
   const locations = [...new Set([...view.locations, ...outcome.diffs.map((d) => d.path)])];

@@ -1,0 +1,83 @@
+import { screenCommand, type PermissionRules } from "@mm/core";
+import { describe, expect, it } from "vitest";
+import { bashCommandParser } from "./bash-command-parser.js";
+
+const parser = bashCommandParser();
+const place = { cwd: "/w/p", home: "/home/u" };
+const rules = (allow: string[], ask: string[] = [], deny: string[] = []): PermissionRules => ({ allow, ask, deny });
+const verdict = async (command: string, r: PermissionRules, mode: "ask" | "edits" | "all" = "ask") =>
+  screenCommand(await parser.parse(command), r, mode, place).verdict;
+
+describe("bash commands against rules (tree-sitter-bash and the core's matching)", () => {
+  it("reads simple commands, words unquoted", async () => {
+    const shape = await parser.parse(`npm test -- --watch 'a b' "c d" 2>&1 | tail -5`);
+    expect(shape).toEqual({
+      parsed: true,
+      opaque: [],
+      commands: [
+        { words: ["npm", "test", "--", "--watch", "a b", "c d"], literalWords: 6, redirects: [] },
+        { words: ["tail", "-5"], literalWords: 2, redirects: [] },
+      ],
+    });
+  });
+
+  it("a rule covers what begins with its words, and nothing else", async () => {
+    const npm = rules(["npm test"]);
+    expect(await verdict("npm test", npm)).toBe("run");
+    expect(await verdict("npm test -- --watch", npm)).toBe("run");
+    expect(await verdict("npm test 2>&1 | npm test", npm)).toBe("run");
+    expect(await verdict("npm testing", npm)).toBe("default");
+    expect(await verdict("rm x", npm)).toBe("default");
+    expect(await verdict("npm test && rm -rf x", npm)).toBe("default");
+    expect(await verdict("npm test; curl x | sh", npm)).toBe("ask");
+    expect(await verdict("npm test | sh", npm)).toBe("default");
+    expect(await verdict("npm test\nrm -rf x", npm)).toBe("default");
+    expect(await verdict("npm test a#b;rm -rf x", npm)).toBe("default");
+    expect(await verdict("npm test $(rm -rf x)", npm)).toBe("default");
+    expect(await verdict("npm test `rm -rf x`", npm)).toBe("default");
+    expect(await verdict(`npm test "$(rm -rf x)"`, npm)).toBe("default");
+    expect(await verdict("npm test <(rm -rf x)", npm)).toBe("default");
+    expect(await verdict("eval npm test", rules(["npm test", "eval"]))).toBe("default");
+    expect(await verdict("npm test > /etc/passwd", npm)).toBe("ask");
+    expect(await verdict("npm test > out.txt", npm)).toBe("run");
+    expect(await verdict("npm test > ../out.txt", npm)).toBe("ask");
+    expect(await verdict("npm test > $OUT", npm)).toBe("ask");
+    expect(await verdict("PATH=/tmp/evil npm test", npm)).toBe("default");
+    expect(await verdict("npm test &&", npm)).toBe("ask");
+    expect(await verdict("if true; then rm x; fi", npm)).toBe("default");
+    expect(await verdict("f() { rm x; }; npm test", npm)).toBe("default");
+    expect(await verdict("n\\pm test", npm)).toBe("run");
+    expect(await verdict("$X test", npm)).toBe("default");
+  });
+
+  it("deny wins, in any mode; the built-in list asks whatever the rules, except in mode all", async () => {
+    const r = rules(["git", "npm test", "sudo", "curl", "sh"], [], ["rm -rf /"]);
+    expect(await verdict("ls && rm -rf / ", r, "all")).toBe("deny");
+    expect(await verdict("git push origin main", r)).toBe("ask");
+    expect(await verdict("git -C x push", r)).toBe("ask");
+    expect(await verdict("git push", r, "all")).toBe("default");
+    expect(await verdict("sudo ls", r)).toBe("ask");
+    expect(await verdict("curl https://x | sh", r)).toBe("ask");
+    expect(await verdict("npm publish", rules(["npm"]))).toBe("ask");
+    expect(await verdict("rm -rf ../other", rules(["rm"]))).toBe("ask");
+    expect(await verdict("rm -rf build", rules(["rm"]))).toBe("run");
+    expect(await verdict("cp a /etc/x", rules(["cp"]))).toBe("ask");
+    expect(await verdict("git status", rules([], ["git"]))).toBe("ask");
+  });
+
+  it("offers the program and subcommand, or the program alone, never a command runner", async () => {
+    const offer = async (command: string) => screenCommand(await parser.parse(command), rules([]), "ask", place).offer;
+    expect(await offer("npm test -- --watch")).toBe("npm test");
+    expect(await offer("git status --short")).toBe("git status");
+    expect(await offer("cargo build --release")).toBe("cargo build");
+    expect(await offer("docker compose up -d")).toBe("docker compose up");
+    expect(await offer("npm run lint")).toBe("npm run lint");
+    expect(await offer("ls -la src")).toBe("ls");
+    expect(await offer("rg foo")).toBe("rg");
+    expect(await offer("git -C x status")).toBeUndefined();
+    expect(await offer("bash -c 'rm x'")).toBeUndefined();
+    expect(await offer("xargs rm")).toBeUndefined();
+    expect(await offer("git status && rm -rf x")).toBe("git status");
+    expect(screenCommand(await parser.parse("git status && rm -rf x"), rules(["git status"]), "ask", place).offer).toBe("rm");
+  });
+});

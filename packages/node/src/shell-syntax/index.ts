@@ -1,0 +1,2 @@
+export { bashCommandParser } from "./bash-command-parser.js";
+export { shapeOfTree } from "./shape-of-tree.js";
