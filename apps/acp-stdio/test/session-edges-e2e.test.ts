@@ -98,7 +98,8 @@ it("leaves <id>.json holding every message after each of three turns, read alone
 });
 
 // A FIFO at `<id>.lock` hung session/load, and from then on every prompt of every session of that
-// process; a symlink to /dev/zero read half a gigabyte. Now both are named once and never read.
+// process; a symlink to /dev/zero read half a gigabyte. Now both are named once, never read, and
+// replaced by a real lock (issue 36: the session is never used unlocked).
 it.each([
   ["a FIFO", (lock: string) => void execFileSync("mkfifo", [lock])],
   ["a symlink", (lock: string) => symlinkSync("/dev/zero", lock)],
@@ -121,7 +122,7 @@ it.each([
   });
   await stop(again);
   expect(answered).toEqual({ stopReason: "end_turn" });
-  expect(again.stderr()).toContain(`is ${what}, not a lock file: remove it`);
+  expect(again.stderr()).toContain(`was ${what}, not a lock file: replaced by a new lock`);
 });
 
 // An MCP server writing one endless line grew the agent to 2.9 GB and slowed every other session.

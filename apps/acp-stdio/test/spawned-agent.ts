@@ -28,6 +28,8 @@ export type SpawnOptions = {
   rawPermissionAnswer?: unknown;
   /** Descriptors the agent inherits, by the number it gets them as, as an editor may leave them open. */
   inherit?: Record<number, number>;
+  /** Answers `fs/read_text_file` and `fs/write_text_file` (what it throws, e.g. an `acp.RequestError`, is the error answer); unanswered (method not found) when absent. */
+  fsAnswer?: (method: "fs/read_text_file" | "fs/write_text_file", params: acp.ReadTextFileRequest | acp.WriteTextFileRequest) => unknown;
 };
 
 export type SpawnedAgent = {
@@ -96,6 +98,12 @@ export const spawnAgent = (options: SpawnOptions = {}): SpawnedAgent => {
       const choice = options.permission?.(params) ?? "allow";
       return { outcome: { outcome: "selected", optionId: choice } };
     });
+  const fsAnswer = options.fsAnswer;
+  if (fsAnswer !== undefined) {
+    client
+      .onRequest("fs/read_text_file", ({ params }) => fsAnswer("fs/read_text_file", params) as acp.ReadTextFileResponse)
+      .onRequest("fs/write_text_file", ({ params }) => fsAnswer("fs/write_text_file", params) as acp.WriteTextFileResponse);
+  }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on("exit", (code, signal) => resolve({ code, signal })),
   );

@@ -114,23 +114,41 @@ describe("jsonSessionStore: the lock file", () => {
 });
 
 // Issue 28: a FIFO at `<id>.lock` hung the load (and, the store's queue being shared, every later
-// operation); a lock that is a symlink was followed (to /dev/zero: an endless read).
+// operation); a lock that is a symlink was followed (to /dev/zero: an endless read). Issue 36: it was
+// then used with no lock at all; now it is replaced by a real lock, never written through.
 describe("a lock that is no lock file", () => {
   it.each([
     ["a FIFO", async () => void spawnSync("mkfifo", [lockPath()])],
-    ["a symlink to /dev/zero", async () => symlink("/dev/zero", lockPath())],
-  ])("is reported in one line, never read nor waited on, when it is %s, and other sessions go on", async (what, plant) => {
+    ["a symlink", async () => symlink("/dev/zero", lockPath())],
+    ["a symlink", async () => symlink(join(cwd, "target.txt"), lockPath())],
+  ])("is replaced by a lock of ours, never read nor waited on, when it is %s, and named once", async (what, plant) => {
     const lines: string[] = [];
+    await writeFile(join(cwd, "target.txt"), "untouched\n");
     const s = jsonSessionStore({ dir: ".mm/sessions", warn: (line) => lines.push(line) });
     await s.save(sessionOf(history));
     await s.release(cwd, ID);
     await plant();
-    // The load and the save go on without the lock (they do not hang), and the log says why once.
     expect((await s.load(cwd, ID)).isOk()).toBe(true);
     expect((await s.save({ ...sessionOf(history), updatedAt: 3_000 })).isOk()).toBe(true);
-    expect(lines).toEqual([
-      `session ${ID}: the lock ${lockPath()} is ${what.split(" to ")[0]}, not a lock file: remove it; the session is used without its lock`,
-    ]);
+    expect(lines).toEqual([`session ${ID}: the lock ${lockPath()} was ${what}, not a lock file: replaced by a new lock`]);
+    expect(await readFile(join(cwd, "target.txt"), "utf8")).toBe("untouched\n");
+    expect((await stat(lockPath())).isFile()).toBe(true);
+    expect(JSON.parse(await readFile(lockPath(), "utf8"))).toMatchObject({ pid: me.pid });
+    // Held: another live process cannot take it.
+    const other = jsonSessionStore({ dir: ".mm/sessions", owner: { ...me, pid: 1 }, alive: () => true });
+    expect((await other.load(cwd, ID))._unsafeUnwrapErr().kind).toBe("busy");
+  });
+
+  it("refuses the session, naming the lock once, when a directory sits in its place; other sessions go on", async () => {
+    const lines: string[] = [];
+    const s = jsonSessionStore({ dir: ".mm/sessions", warn: (line) => lines.push(line) });
+    await s.save(sessionOf(history));
+    await s.release(cwd, ID);
+    await mkdir(lockPath());
+    const message = `the lock ${lockPath()} is a directory, not a lock file: remove it`;
+    expect((await s.load(cwd, ID))._unsafeUnwrapErr()).toEqual({ kind: "io", id: ID, message: `${message} (the session is never used without its lock)` });
+    expect((await s.save({ ...sessionOf(history), updatedAt: 3_000 })).isErr()).toBe(true);
+    expect(lines).toEqual([`session ${ID}: ${message}; the session is not used until then`]);
     const other = { ...sessionOf(history), id: "20260916-101530-00000001" };
     expect((await s.save(other)).isOk()).toBe(true);
     expect((await s.load(cwd, other.id)).isOk()).toBe(true);

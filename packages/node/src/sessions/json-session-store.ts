@@ -116,6 +116,10 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   const slots = new Map<string, Slot>();
   /** Locks already said to be unusable. */
   const warned = new Set<string>();
+  /** The lock failures that stop the session's use (something no lock at the lock's path), beside `busy`. */
+  const unusable = new WeakSet<StoreError>();
+  /** Whether a lock failure stops the session's use (else, a disk that refuses, it goes on: its writes fail anyway). */
+  const stops = (error: StoreError): boolean => error.kind === "busy" || unusable.has(error);
 
   const slotOf = (cwd: string, id: string): Slot => {
     const dir = resolve(cwd, options.dir);
@@ -134,16 +138,28 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     return slot;
   };
 
-  /** Holds the slot's lock (keeping or taking it): `busy` for a live holder, `io` when no lock can be made. */
+  /** Holds the slot's lock (keeping or taking it): `busy` for a live holder, `io` when no lock can be made (one that {@link stops} the session's use when something no lock sits in its place). */
   const lock = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
     if (slot.lock !== undefined && (await stillHeld(slot.paths.lock, slot.lock))) return ok(undefined);
     slot.lock = undefined;
     const taken = await takeLock(slot.paths.lock, partyOf());
     if (taken.isOk()) {
-      slot.lock = taken.value;
+      const { replaced, ...held } = taken.value;
+      slot.lock = held;
+      if (replaced !== undefined) options.warn?.(`session ${id}: the lock ${slot.paths.lock} was ${replaced}, not a lock file: replaced by a new lock`);
       return ok(undefined);
     }
     const problem = taken.error;
+    // Never used without its lock when something that is no lock holds its place.
+    if (problem.kind === "unusable") {
+      if (!warned.has(slot.paths.lock)) {
+        warned.add(slot.paths.lock);
+        options.warn?.(`session ${id}: ${problem.message}; the session is not used until then`);
+      }
+      const refused = io(id, `${problem.message} (the session is never used without its lock)`);
+      unusable.add(refused);
+      return err(refused);
+    }
     if (problem.kind === "io" && !warned.has(slot.paths.lock)) {
       warned.add(slot.paths.lock);
       options.warn?.(`session ${id}: ${problem.message}; the session is used without its lock`);
@@ -177,7 +193,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     const prepared = await prepareSessionsDir(slot.dir, slot.cwd);
     if (prepared.isErr()) return err(io(id, prepared.error));
     const locked = await lock(slot, id);
-    if (locked.isErr() && locked.error.kind === "busy") return locked;
+    if (locked.isErr() && stops(locked.error)) return locked;
     if (kept !== undefined) {
       const state = await onDisk(slot, kept, id);
       if (state.isErr()) return err(state.error);
@@ -208,7 +224,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     if (exists.value === "absent") return err({ kind: "not-found", id });
     const heldBefore = slot.lock !== undefined;
     const locked = await lock(slot, id);
-    if (locked.isErr() && locked.error.kind === "busy") return err(locked.error);
+    if (locked.isErr() && stops(locked.error)) return err(locked.error);
     const read = await readSession(slot, id, locked.isOk());
     if (read.isErr()) {
       if (!heldBefore && slot.lock !== undefined) await dropLock(slot.paths.lock, slot.lock);
@@ -268,7 +284,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   /** Removes the session's files, unless another live process holds it. */
   const remove = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
     const locked = await lock(slot, id);
-    if (locked.isErr() && locked.error.kind === "busy") return locked;
+    if (locked.isErr() && stops(locked.error)) return locked;
     const removed = await removeSessionFile(slot.dir, id);
     await unlink(slot.paths.journal).catch(() => undefined);
     if (slot.lock !== undefined) await dropLock(slot.paths.lock, slot.lock);

@@ -3,6 +3,11 @@
  * Created whole and exclusively (written to a temp file, then `link`ed into place, which fails if a
  * lock exists); a lock whose holder is dead is replaced (`rename` over it). Ours is recognised by its
  * inode, checked before every write.
+ *
+ * Something else at the lock's path (a symlink, a FIFO, a socket: planted, or left by a crash of
+ * something else) is never read, written through nor waited on, and the session is never used without
+ * a lock: the thing is replaced by a lock of ours in one `rename` (which replaces the entry itself,
+ * never a link's target). A directory there cannot be replaced so: the lock is refused, naming it.
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
@@ -13,11 +18,17 @@ import { errorCode, reasonOf } from "../errno.js";
 import { sameOwner, type LockOwner } from "./process-identity.js";
 import { isRecord } from "./json-session-document.js";
 
-/** A lock this process holds: the lock file's identity and what it says. */
-export type HeldLock = { readonly dev: number; readonly ino: number; readonly text: string };
+/** A lock this process holds: the lock file's identity and what it says; `replaced` names what was at its path before (a symlink, a FIFO…). */
+export type HeldLock = { readonly dev: number; readonly ino: number; readonly text: string; readonly replaced?: string };
 
-/** Why a lock could not be taken. */
-export type LockProblem = { readonly kind: "busy"; readonly holder: LockOwner } | { readonly kind: "io"; readonly message: string };
+/**
+ * Why a lock could not be taken: `busy` (a live holder), `unusable` (something at the lock's path
+ * that cannot be replaced: the session must not be used), `io` (the disk refused).
+ */
+export type LockProblem =
+  | { readonly kind: "busy"; readonly holder: LockOwner }
+  | { readonly kind: "unusable"; readonly message: string }
+  | { readonly kind: "io"; readonly message: string };
 
 /** Whose lock it is and how to tell if they still run. */
 export type LockParty = { readonly self: LockOwner; readonly alive: (owner: LockOwner) => boolean };
@@ -121,7 +132,16 @@ export const takeLock = async (path: string, party: LockParty): Promise<Result<H
       } catch (error) {
         if (errorCode(error) !== "EEXIST") throw error;
         const odd = await notALock(path);
-        if (odd !== undefined) return err({ kind: "io", message: `the lock ${path} is ${odd}, not a lock file: remove it` });
+        if (odd === "a directory") return err({ kind: "unusable", message: `the lock ${path} is a directory, not a lock file: remove it` });
+        if (odd !== undefined) {
+          // Replaced whole: the link itself (never its target), the FIFO itself (never opened).
+          await rename(temp, path);
+          temp = undefined;
+          const taken = await stampOf(path);
+          const text = taken === undefined ? undefined : await readLock(path);
+          if (taken !== undefined && text === textOf(party.self)) return ok({ ...taken, text, replaced: odd });
+          continue;
+        }
         const before = await stampOf(path);
         const text = await readLock(path);
         if (before === undefined || text === undefined) continue;
