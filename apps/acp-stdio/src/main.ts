@@ -12,6 +12,7 @@ import {
   boundaryContextFiles,
   changeTracker,
   cryptoRandomHex,
+  hiddenFor,
   jsonSessionStore,
   loadDiskSkillCatalogue,
   nodeFileSystem,
@@ -136,7 +137,8 @@ const main = async (): Promise<void> => {
       ...(sandbox !== undefined ? { sandbox: { privateTmp: sandbox.privateTmp, writable: config.tools.writable } } : {}),
     }),
     shell,
-    changes: changeTracker(),
+    // The change tracker leaves the hidden paths alone (the sandbox's set, with the sandbox on or off).
+    changes: changeTracker({ hidden: (cwd) => hiddenFor(readBoundary, cwd) }),
     skills,
     store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir, warn: (line) => log.warn(`mm-acp: ${line}`) }) : undefined,
     clock: systemClock,

@@ -28,7 +28,7 @@ import {
   type ShellScript,
 } from "../src/testing/index.js";
 import type { TurnEvent } from "../src/turn/events.js";
-import { conflictLine, planUndo, undoneLine } from "../src/undo/plan-undo.js";
+import { conflictLine, KEPT_REASON, NOT_UNDONE, planUndo, undoneLine } from "../src/undo/plan-undo.js";
 
 const say = (t: string) => [{ type: "text" as const, text: t }];
 
@@ -472,9 +472,8 @@ describe("planUndo", () => {
         { path: "/c", before: blob("4"), after: { kind: "absent" } },
         { path: "/d", before: blob("5"), after: blob("6") },
         { path: "/e", before: blob("7"), after: blob("8") },
-        { path: "/f", before: { kind: "unknown", reason: "too big" }, after: blob("9") },
       ],
-      [blob("2"), blob("3"), { kind: "absent" }, blob("5"), blob("other"), blob("9")],
+      [blob("2"), blob("3"), { kind: "absent" }, blob("5"), blob("other")],
     );
     expect(plan.actions).toEqual([
       { path: "/a", to: blob("1"), kind: "restore" },
@@ -483,7 +482,30 @@ describe("planUndo", () => {
       { path: "/e", to: blob("7"), kind: "restore" },
     ]);
     expect(plan.conflicts).toEqual([{ path: "/e", reason: "changed since the turn" }]);
-    expect(plan.notRestorable).toEqual([{ path: "/f", reason: "too big" }]);
+    expect(plan.notRestorable).toEqual([]);
+    expect(plan.kept).toEqual([]);
+  });
+
+  it("removes nothing the turn made when a file it changed or removed cannot be brought back (a rename of a big file)", () => {
+    const plan = planUndo(
+      [
+        { path: "/archive.csv", before: { kind: "absent" }, after: blob("big") },
+        { path: "/data.csv", before: { kind: "unknown", reason: "too big" }, after: { kind: "absent" } },
+        { path: "/notes.txt", before: blob("1"), after: blob("2") },
+      ],
+      [blob("big"), { kind: "absent" }, blob("2")],
+    );
+    expect(plan).toEqual({
+      actions: [{ path: "/notes.txt", to: blob("1"), kind: "restore" }],
+      conflicts: [],
+      notRestorable: [{ path: "/data.csv", reason: "too big" }],
+      kept: [{ path: "/archive.csv", reason: KEPT_REASON }],
+    });
+    expect(undoneLine({ restored: 1, removed: 0, messages: 2, notRestorable: plan.notRestorable, kept: plan.kept, failed: [], recorded: true })).toBe(
+      "↩ undid the last turn: 1 file(s) restored, 0 removed, history back to 2 message(s).\n" +
+        "Not restorable (left as they are):\n- /data.csv: too big\n" +
+        `Kept (they may hold what the files not restorable held):\n- /archive.csv: ${KEPT_REASON}\n${NOT_UNDONE}`,
+    );
   });
 
   it("leaves a file the turn left as it found it, whatever it holds now (made and removed, or changed back)", () => {
@@ -494,7 +516,7 @@ describe("planUndo", () => {
       ],
       [blob("the user's own since"), blob("the user's edit since")],
     );
-    expect(plan).toEqual({ actions: [], conflicts: [], notRestorable: [] });
+    expect(plan).toEqual({ actions: [], conflicts: [], notRestorable: [], kept: [] });
   });
 
   it("puts a mode back where it was seen, never wider than the file's mode now when that changed after the record", () => {
@@ -520,7 +542,7 @@ describe("planUndo", () => {
       ],
       [withMode("3", 0o600), withMode("7", 0o600)],
     );
-    expect(again).toEqual({ actions: [], conflicts: [], notRestorable: [] });
+    expect(again).toEqual({ actions: [], conflicts: [], notRestorable: [], kept: [] });
     expect(plan.actions).toEqual([
       { path: "/chmod", to: withMode("1", 0o644), kind: "restore" },
       { path: "/private", to: withMode("3", 0o600), kind: "restore" },

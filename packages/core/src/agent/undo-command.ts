@@ -126,5 +126,5 @@ export const undoCommand = async (state: AgentState, live: LiveSession, emit: Em
   await persistSession(state, live);
   const saved = await store.saveLog(place, { turns: earlier });
   if (saved.isErr()) state.problem(`session ${id}: undo data not saved: ${describeUndoStoreError(saved.error)}`);
-  say(undoneLine({ restored, removed, messages: kept.length - 1, notRestorable, failed, recorded: turn !== undefined }));
+  say(undoneLine({ restored, removed, messages: kept.length - 1, notRestorable, kept: plan.kept, failed, recorded: turn !== undefined }));
 };

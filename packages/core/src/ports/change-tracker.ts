@@ -30,6 +30,11 @@ export type ChangeSnapshot = {
    * undefined when it did not (a file over its size limit, a link). Absent when the adapter keeps nothing.
    */
   readonly before?: (path: string) => KeptFile | null | undefined;
+  /**
+   * Whether a path is hidden (the sandbox's hidden set): the adapter never read it, and nobody may
+   * (a reported one is named only, with a note). Absent when nothing is hidden.
+   */
+  readonly hidden?: (path: string) => boolean;
 };
 
 /** A file's bytes as kept before a change, and its permission bits (`0o755`) when they were seen. */

@@ -68,11 +68,13 @@ export const bashTool = defineTool({
     });
     const diffs = await changesSince(snapshot, ctx);
     const before = snapshot?.before;
+    const hidden = snapshot?.hidden;
     return result.match(
       (r) => ({
         ...(r.exitCode === 0 ? completed(commandOutput(r), diffs) : failed(commandOutput(r), diffs)),
         exit: { code: r.exitCode, signal: r.signal },
         ...(before !== undefined && diffs.length > 0 ? { before } : {}),
+        ...(hidden !== undefined && diffs.length > 0 ? { hidden } : {}),
       }),
       (e) => failed(`[could not run bash: ${e.message}]`),
     );

@@ -68,6 +68,8 @@ export type ToolOutcome = {
    * its bytes (and mode), null when it did not exist, undefined when not kept. For `/undo`; not recorded.
    */
   readonly before?: (path: string) => KeptFile | null | undefined;
+  /** Whether a path of `diffs` is hidden: named only, never to be read (a command's change tracker). Not recorded. */
+  readonly hidden?: (path: string) => boolean;
 };
 
 /** One entry of the task list a plan tool keeps (ACP's plan entries). */

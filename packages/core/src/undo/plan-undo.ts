@@ -20,7 +20,15 @@ export type UndoPlan = {
   readonly conflicts: readonly NamedFile[];
   /** Files whose before-state was not kept. */
   readonly notRestorable: readonly NamedFile[];
+  /**
+   * Files the turn made that stay: with a file not restorable, what the turn made may hold the only
+   * copy of what it held (a rename, a copy), so nothing made is removed.
+   */
+  readonly kept: readonly NamedFile[];
 };
+
+/** Why a file the turn made is not removed. */
+export const KEPT_REASON = "made by the turn, not removed";
 
 /** The same content. */
 const sameContent = (a: UndoFileState, b: UndoFileState): boolean =>
@@ -60,17 +68,20 @@ const restoredMode = (before: UndoFileState & { kind: "blob" }, after: UndoFileS
 export const planUndo = (files: readonly UndoFile[], now: readonly CurrentState[]): UndoPlan => {
   const actions: UndoAction[] = [];
   const conflicts: NamedFile[] = [];
-  const notRestorable: NamedFile[] = [];
+  const notRestorable: NamedFile[] = files.flatMap((file) => (file.before.kind === "unknown" ? [{ path: file.path, reason: file.before.reason }] : []));
+  const kept: NamedFile[] = [];
   files.forEach((file, i) => {
     const current = now[i] ?? { kind: "unknown", reason: "not read" };
     const before = file.before;
-    if (before.kind === "unknown") {
-      notRestorable.push({ path: file.path, reason: before.reason });
-      return;
-    }
+    if (before.kind === "unknown") return;
     // As before already, or the turn left it as it found it (made then removed, changed back): what
     // it holds now is not the turn's doing.
     if (asBefore(before, current) || same(before, file.after)) return;
+    // Only what the turn provably made is removed, and only when nothing it touched is lost for good.
+    if (before.kind === "absent" && notRestorable.length > 0) {
+      kept.push({ path: file.path, reason: KEPT_REASON });
+      return;
+    }
     // What someone else did since: content only (a mode changed since is kept in check by restoredMode).
     if (!sameContent(file.after, current)) conflicts.push({ path: file.path, reason: conflictReason(file.after, current) });
     if (before.kind === "absent") actions.push({ path: file.path, to: before, kind: "remove" });
@@ -80,7 +91,7 @@ export const planUndo = (files: readonly UndoFile[], now: readonly CurrentState[
       actions.push({ path: file.path, to: mode === undefined ? content : { ...content, mode }, kind: "restore" });
     }
   });
-  return { actions, conflicts, notRestorable };
+  return { actions, conflicts, notRestorable, kept };
 };
 
 /** What was done, for the one-line summary. */
@@ -90,6 +101,8 @@ export type UndoDone = {
   /** Conversation messages left (the system prompt not counted). */
   readonly messages: number;
   readonly notRestorable: readonly NamedFile[];
+  /** Files the turn made, left where they are (see {@link UndoPlan.kept}). */
+  readonly kept?: readonly NamedFile[];
   /** Actions that failed: the file is as it was before `/undo`. */
   readonly failed: readonly NamedFile[];
   /** Whether the turn had recorded file changes at all. */
@@ -107,8 +120,9 @@ export const undoneLine = (done: UndoDone): string => {
   const head = `↩ undid the last turn: ${done.restored} file(s) restored, ${done.removed} removed, history back to ${done.messages} message(s)`;
   const unrecorded = done.recorded ? "" : " (the turn made no file change mm saw)";
   const notRestorable = done.notRestorable.length === 0 ? "" : `\nNot restorable (left as they are):${listed(done.notRestorable)}`;
+  const kept = (done.kept ?? []).length === 0 ? "" : `\nKept (they may hold what the files not restorable held):${listed(done.kept ?? [])}`;
   const failed = done.failed.length === 0 ? "" : `\nCould not be restored (left as they are):${listed(done.failed)}`;
-  return `${head}${unrecorded}.${notRestorable}${failed}\n${NOT_UNDONE}`;
+  return `${head}${unrecorded}.${notRestorable}${kept}${failed}\n${NOT_UNDONE}`;
 };
 
 /** The chunk of an `/undo` that could not put every file back: the turn stays, to be tried again. */

@@ -29,8 +29,10 @@ const watch = async (ctx: ToolContext): Promise<ChangeSnapshot | undefined> =>
 const seenBy = async (snapshot: ChangeSnapshot | undefined, outcome: ToolOutcome): Promise<ToolOutcome> => {
   if (snapshot === undefined) return outcome;
   const seen = (await snapshot.finish()).unwrapOr([]);
-  const before = snapshot.before;
-  return seen.length === 0 ? outcome : { ...outcome, diffs: [...outcome.diffs, ...seen], ...(before !== undefined ? { before } : {}) };
+  const { before, hidden } = snapshot;
+  return seen.length === 0
+    ? outcome
+    : { ...outcome, diffs: [...outcome.diffs, ...seen], ...(before !== undefined ? { before } : {}), ...(hidden !== undefined ? { hidden } : {}) };
 };
 
 const recorded = (tool: Tool, files: TurnFiles): Tool => ({
@@ -43,8 +45,9 @@ const recorded = (tool: Tool, files: TurnFiles): Tool => ({
           const named = WRITES_NAMED.includes(tool.kind) ? call.locations(ctx) : [];
           if (named.length > 0) await files.beforeCall(named);
           const snapshot = unreported(tool) ? await watch(ctx) : undefined;
-          const { before, ...outcome } = await call.run(ctx);
-          await files.afterCall(named, await seenBy(snapshot, before === undefined ? outcome : { ...outcome, before }));
+          const { before, hidden, ...outcome } = await call.run(ctx);
+          const kept = { ...outcome, ...(before !== undefined ? { before } : {}), ...(hidden !== undefined ? { hidden } : {}) };
+          await files.afterCall(named, await seenBy(snapshot, kept));
           return outcome;
         },
       }),

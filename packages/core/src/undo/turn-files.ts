@@ -76,6 +76,9 @@ const notKept = (note: string | undefined): UndoFileState => ({
   reason: `its content before the turn was not kept${note === undefined ? "" : ` (${note})`}`,
 });
 
+/** What the record holds of a hidden path: nothing of its content. */
+const HIDDEN: UndoFileState = { kind: "unknown", reason: "a hidden path: /undo never reads nor keeps it" };
+
 /** Starts recording the turn that runs from `start` (its prompt goes at `start.length` in the history). */
 export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: History, question: string): Promise<TurnFiles> => {
   const { store, fs, limits } = deps;
@@ -130,6 +133,14 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
       const landed = named.includes(path) ? await landingPath(fs, path) : await entryPath(fs, path);
       // Either way: the cwd itself may be reached through a link, and the sessions dir is named under it.
       if (store.owns(place.cwd, path) || store.owns(place.cwd, landed)) continue;
+      // A hidden path is never read, nor its hash kept: named as changed, not restorable.
+      if (outcome.hidden?.(path) === true) {
+        const recorded = files.get(landed);
+        pending.delete(landed);
+        files.set(landed, { path: landed, before: recorded?.before ?? HIDDEN, after: HIDDEN });
+        changed = true;
+        continue;
+      }
       const now = await store.read(landed, limits.maxFileBytes);
       const recorded = files.get(landed);
       if (recorded !== undefined) {

@@ -45,6 +45,14 @@ const textOf = (state: FileState | null): string | null => (state?.kind === "byt
 const textBytes = (change: FileChange): number =>
   [change.before, change.after].reduce((sum, state) => sum + (state?.kind === "bytes" ? state.bytes.length : 0), 0);
 
+/**
+ * The note of a file the tracker sees for the first time after the rules of what it ignores changed
+ * (a `.gitignore` rewritten): it may have been there all along, so it is not shown as made, and
+ * `/undo` does not remove it.
+ */
+export const FIRST_SEEN_NOTE =
+  "file seen for the first time, not shown: git ignored it until this command changed what git ignores (it may have existed before)";
+
 /** What the paths of a result of {@link fileDiffsOf} held before, when read: bytes (and mode), or null when absent. */
 const beforeStates = new WeakMap<readonly FileDiff[], ReadonlyMap<string, KeptFile | null>>();
 
@@ -61,15 +69,19 @@ export const takeBeforeStates = (diffs: readonly FileDiff[]): ReadonlyMap<string
 /**
  * The FileDiffs of `changes`, sorted by path; texts kept in that order while within `maxDiffBytes`.
  * The states before that were read (and `larger`'s) are kept for {@link takeBeforeStates}, but those
- * of `notBytes` (paths whose state read is not their bytes: git converted them as it stored them).
+ * of `notBytes` (paths whose state read is not their bytes: git converted them as it stored them) and
+ * of `firstSeen` (files that may have existed, ignored: named with {@link FIRST_SEEN_NOTE}).
  */
 export const fileDiffsOf = (
   changes: readonly FileChange[],
   limits: TrackingLimits,
   larger: ReadonlyMap<string, KeptFile> = new Map(),
   notBytes: ReadonlySet<string> = new Set(),
+  firstSeen: ReadonlySet<string> = new Set(),
 ): FileDiff[] => {
-  const diffs = diffsOf(changes, limits);
+  const diffs = diffsOf(changes, limits).map((diff) =>
+    firstSeen.has(diff.path) ? { path: diff.path, oldText: null, newText: null, note: FIRST_SEEN_NOTE } : diff,
+  );
   // What was read before of files too large to diff (`larger`), then what the diffs read.
   const before = new Map<string, KeptFile | null>(larger);
   for (const change of changes) {
@@ -79,7 +91,7 @@ export const fileDiffsOf = (
     else if (change.before.kind === "bytes")
       before.set(change.path, change.before.mode === undefined ? { bytes: change.before.bytes } : { bytes: change.before.bytes, mode: change.before.mode });
   }
-  for (const path of notBytes) before.delete(path);
+  for (const path of [...notBytes, ...firstSeen]) before.delete(path);
   beforeStates.set(diffs, before);
   return diffs;
 };

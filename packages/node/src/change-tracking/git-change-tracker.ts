@@ -50,7 +50,8 @@ const sameTree = (a: WorkTree, b: WorkTree): boolean => a.top === b.top && a.pre
 
 /** Snapshots work trees; a cwd once over the budget is refused at once from then on. */
 export type GitSnapshotter = {
-  readonly begin: (tree: WorkTree) => ResultAsync<ChangeSnapshot, ChangeTrackingError>;
+  /** `hidden`: paths under the cwd (relative) never staged nor read. */
+  readonly begin: (tree: WorkTree, hidden?: readonly string[]) => ResultAsync<ChangeSnapshot, ChangeTrackingError>;
   /** Drops what is kept for `cwd` (it left git, or its repository changed). */
   readonly forget: (cwd: string) => void;
 };
@@ -83,10 +84,11 @@ export const gitSnapshotter = (options: GitSnapshotterOptions = {}): GitSnapshot
       (failure) => failure.message,
     );
 
-  const begin = async (tree: WorkTree): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
+  const begin = async (tree: WorkTree, hidden: readonly string[]): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
     const known = refused.get(tree.cwd);
     if (known !== undefined) return err(unavailable(known));
     const index = keptFor(tree);
+    index.hide(hidden);
     const taken = await index.snapshot(git.limits.beginBudgetMs);
     if (taken.isOk()) return ok(snapshotOf(index, taken.value));
     forget(tree.cwd);
@@ -97,7 +99,7 @@ export const gitSnapshotter = (options: GitSnapshotterOptions = {}): GitSnapshot
   };
 
   return {
-    begin: (tree) => new ResultAsync(begin(tree).catch((error: unknown) => err(unavailable(String(error))))),
+    begin: (tree, hidden = []) => new ResultAsync(begin(tree, hidden).catch((error: unknown) => err(unavailable(String(error))))),
     forget,
   };
 };

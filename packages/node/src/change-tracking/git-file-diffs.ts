@@ -103,6 +103,7 @@ export const gitFileDiffs = async (
   limits: TrackingLimits,
   deadline: number,
   recorded: ReadonlyMap<string, number> = new Map(),
+  rulesChanged = false,
 ): Promise<Result<FileDiff[], GitFailure>> => {
   const changed = entries.filter(contentChanged);
   const ids = blobIds(changed);
@@ -135,5 +136,7 @@ export const gitFileDiffs = async (
     return kept !== undefined && kept !== 0 && size !== undefined && kept !== size % 2 ** 32;
   });
   const largerKept = new Map([...larger].map(([entry, bytes]) => [pathOf(entry), removed(entry) ? { bytes, mode: modeOf(entry) } : { bytes }]));
-  return ok(fileDiffsOf(changes, limits, largerKept, new Set(converted.map(pathOf))));
+  // The ignore rules changed: an entry new to the index may be a file git ignored until now.
+  const firstSeen = rulesChanged ? new Set(changed.filter((entry) => kindOf(entry.oldMode) === "absent").map(pathOf)) : new Set<string>();
+  return ok(fileDiffsOf(changes, limits, largerKept, new Set(converted.map(pathOf)), firstSeen));
 };

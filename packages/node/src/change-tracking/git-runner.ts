@@ -25,8 +25,11 @@ const GIT_CONFIG = [
 
 /** Runs git steps in `cwd` on the private index `indexFile`, against one deadline. */
 export type GitSteps = {
-  /** `git <args>`; `config` adds `-c name=value` options of its own. */
-  readonly run: (args: readonly string[], config?: readonly string[]) => ResultAsync<Buffer, GitFailure>;
+  /**
+   * `git <args>`; `config` adds `-c name=value` options of its own. `magic`: pathspecs are read with
+   * their magic (`:(literal)…`, `:(exclude,literal)…`), else every pathspec is literal.
+   */
+  readonly run: (args: readonly string[], config?: readonly string[], magic?: boolean) => ResultAsync<Buffer, GitFailure>;
   /** The index the steps work on. */
   readonly indexFile: string;
 };
@@ -37,11 +40,12 @@ export const gitSteps = (git: GitContext, cwd: string, indexFile: string, timeou
   const env = gitEnvironment(git.env, indexFile, settings);
   return {
     indexFile,
-    run: (args, config = []) => {
+    run: (args, config = [], magic = false) => {
       const left = deadline - Date.now();
       if (left <= 0) return errAsync({ timedOut: true, message: `git ${args[0] ?? ""}: over ${timeoutMs} ms` });
       const alsoOk = args[0] === "add" ? [1] : [];
-      return runGit({ git: git.path, args: [...GIT_CONFIG, ...config.flatMap((option) => ["-c", option]), ...args], cwd, env, timeoutMs: left, alsoOk });
+      const argv = [...GIT_CONFIG, ...config.flatMap((option) => ["-c", option]), ...args];
+      return runGit({ git: git.path, args: argv, cwd, env: magic ? { ...env, GIT_LITERAL_PATHSPECS: "0" } : env, timeoutMs: left, alsoOk });
     },
   };
 };

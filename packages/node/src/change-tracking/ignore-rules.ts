@@ -81,5 +81,18 @@ export const ignoreRules = (git: GitContext, tree: WorkTree) => {
     );
   };
 
-  return { userIndexChanged, excludesMoved, recordExcludes, ignoredDirectories };
+  /** The `.gitignore` files above the cwd, up to the top (those under it are in the index's entries). */
+  const above = tree.prefix
+    .split("/")
+    .filter((part) => part !== "")
+    .map((_, i, parts) => join(tree.top, ...parts.slice(0, i), ".gitignore"));
+
+  /**
+   * A stamp of what ignores files besides the `.gitignore` files under the cwd: the exclude files
+   * and the `.gitignore` files above the cwd. A change between two looks can make ignored files
+   * visible (files that existed before, not made since).
+   */
+  const stamp = (): string => [tree.exclude, ...(excludes?.files.slice(1) ?? []), ...above].map(stampOf).join("|");
+
+  return { userIndexChanged, excludesMoved, recordExcludes, ignoredDirectories, stamp };
 };

@@ -35,6 +35,7 @@ import { gitFileDiffs } from "./git-file-diffs.js";
 import { gitSteps, type GitContext, type GitSteps } from "./git-runner.js";
 import { entryOffsets, indexDifferences, recordedSizes, SIZE_AT, trackedPaths } from "./index-entries.js";
 import { listDirectories } from "./list-directories.js";
+import { isHiddenRelative } from "../boundary/hidden-paths.js";
 import { ignoreRules } from "./ignore-rules.js";
 import { repositoryDefenses } from "./repo-defenses.js";
 import { gitEnvironment, type GitFailure } from "./run-git.js";
@@ -48,7 +49,12 @@ const MAX_NAMED_PATHS = 1000;
 const MAX_WATCHED_DIRECTORIES = 8192;
 
 /** The index as it stood (undefined bytes: no index file yet), and which step made it. */
-export type Snapshot = { readonly bytes: Buffer | undefined; readonly step: number };
+export type Snapshot = {
+  readonly bytes: Buffer | undefined;
+  readonly step: number;
+  /** What ignored files then, besides the `.gitignore` files under the cwd (ignore-rules.ts `stamp`). */
+  readonly ignoring: string;
+};
 
 export type KeptIndex = {
   readonly tree: WorkTree;
@@ -56,6 +62,8 @@ export type KeptIndex = {
   readonly snapshot: (timeoutMs: number) => Promise<Result<Snapshot, GitFailure>>;
   /** Brings the index in step again and answers what differs from `before` under the cwd. */
   readonly changesSince: (before: Snapshot) => Promise<Result<FileDiff[], GitFailure>>;
+  /** Paths under the cwd (relative) never staged, watched or read from now on: the hidden ones. */
+  readonly hide: (paths: readonly string[]) => void;
   /** Stops watching; the kept index is dropped. */
   readonly close: () => void;
 };
@@ -83,6 +91,16 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
   let cat: CatFile | undefined;
   const locked = serialQueue();
   const pathspec = (path: string): string => (path === "" ? (tree.prefix === "" ? "." : tree.prefix) : `${tree.prefix}${path}`);
+  /** The hidden paths (cwd-relative): left out of every `git add` (exclude pathspecs), watch and read. */
+  let hidden: readonly string[] = [];
+  const isHidden = (path: string): boolean => isHiddenRelative(hidden, path);
+  /**
+   * Pathspecs for `paths` (tree paths) with the hidden ones excluded: each taken literally, so run
+   * with `magic` on (git-runner.ts) when there is anything hidden.
+   */
+  const specs = (paths: readonly string[]): string[] =>
+    hidden.length === 0 ? [...paths] : [...paths.map((path) => `:(literal)${path}`), ...hidden.map((path) => `:(exclude,literal)${tree.prefix}${path}`)];
+  const magic = (): boolean => hidden.length > 0;
   const treePath = (path: string): string => (path === "" ? tree.prefix.replace(/\/$/, "") : `${tree.prefix}${path}`);
   const stopWatching = (): void => {
     watcher?.close();
@@ -179,11 +197,15 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       await rules.recordExcludes(steps);
       const ignored = await rules.ignoredDirectories(steps, [pathspec("")]);
       if (ignored.isErr()) return err(ignored.error);
-      const listing = listDirectories(tree.cwd, "", { skip: (relative) => ignored.value.has(relative), repositoriesApart: true, max: maxWatched });
+      const listing = listDirectories(tree.cwd, "", {
+        skip: (relative) => ignored.value.has(relative) || isHidden(relative),
+        repositoriesApart: true,
+        max: maxWatched,
+      });
       if (listing.truncated || !watcher.watchOnly(listing.dirs, reset)) stopWatching();
       else repositories = new Set(listing.repositories);
     }
-    const staged = await steps.run(["add", "--all", "--ignore-errors", "--", pathspec("")]);
+    const staged = await steps.run(["add", "--all", "--ignore-errors", "--", ...specs([pathspec("")])], [], magic());
     return staged.map((): Touched => ({ kind: "all" }));
   };
 
@@ -224,7 +246,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     for (const suspect of taken.suspects) active.removeUnder(suspect);
     const paths = new Set([...taken.paths, ...[...taken.suspects].filter((dir) => dir !== "")]);
     for (const path of paths) {
-      if (path === "" || repositories.has(path) || isGitDirectory(path)) continue;
+      if (path === "" || repositories.has(path) || isGitDirectory(path) || isHidden(path)) continue;
       const info = lstatOrUndefined(join(tree.cwd, path));
       if (info === undefined) {
         removes.add(path);
@@ -243,7 +265,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       if (ignored.isErr()) return err(ignored.error);
       for (const dir of fresh.filter((d) => !ignored.value.has(d))) {
         const listing = listDirectories(tree.cwd, dir, {
-          skip: (relative) => ignored.value.has(relative),
+          skip: (relative) => ignored.value.has(relative) || isHidden(relative),
           repositoriesApart: true,
           max: maxWatched - active.size(),
         });
@@ -254,7 +276,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
         }
       }
     }
-    const named = [...adds, ...repositories];
+    const named = [...adds, ...[...repositories].filter((path) => !isHidden(path))];
     const tracked = trackedPaths(index?.bytes, tree.idBytes, [...adds, ...removes].map(pathspec));
     smudge(
       steps.indexFile,
@@ -267,10 +289,12 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       }
       if (named.length > 0) {
         // Preloading the index stats its entries on threads: for a few paths, slower than not.
-        const staged = await steps.run(["add", "--all", "--ignore-errors", "--", ...named.map(pathspec)], ["core.preloadIndex=false"]);
+        const staged = await steps.run(["add", "--all", "--ignore-errors", "--", ...specs(named.map(pathspec))], ["core.preloadIndex=false"], magic());
         if (staged.isErr()) return staged;
       }
-      return removes.size === 0 ? ok(undefined) : steps.run(["rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", ...[...removes].map(pathspec)]);
+      return removes.size === 0
+        ? ok(undefined)
+        : steps.run(["rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", ...specs([...removes].map(pathspec))], [], magic());
     };
     // A path gone since it was looked at: `git add` refuses the whole list; the full step can't.
     const staged = await stage();
@@ -331,7 +355,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
   const snapshot = async (timeoutMs: number): Promise<Result<Snapshot, GitFailure>> =>
     (await bringInStep(timeoutMs, true)).map(() => {
       hold(index?.bytes, 1);
-      return { bytes: index?.bytes, step };
+      return { bytes: index?.bytes, step, ignoring: rules.stamp() };
     });
 
   const changesSince = async (before: Snapshot): Promise<Result<FileDiff[], GitFailure>> => {
@@ -349,21 +373,30 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     const touched = brought.value;
     if (touched.kind === "none" && before.step === stepBefore) return ok([]);
     const paths = touched.kind === "paths" && before.step === stepBefore ? touched.paths.map(treePath) : [treePath("")];
-    const entries = indexDifferences(before.bytes, index?.bytes, tree.idBytes, paths);
+    // A hidden path's entry (the user's own, from their index) is never read: named by its stamp instead.
+    const entries = indexDifferences(before.bytes, index?.bytes, tree.idBytes, paths).filter((entry) => !isHidden(entry.path.slice(tree.prefix.length)));
     if (entries.length === 0) return ok([]);
     if (cat === undefined || !cat.usable()) cat = startCatFile(git.path, tree.top, gitEnvironment(git.env));
+    // What git ignores changed meanwhile: a file in the index now but not before may have been there all
+    // along, ignored. Only a file the index did not hold under the same rules is known to be new.
+    const rulesChanged = rules.stamp() !== before.ignoring || entries.some((entry) => isIgnoreFile(entry.path));
     const recorded = recordedSizes(
       before.bytes,
       tree.idBytes,
       entries.map((entry) => entry.path),
     );
-    return gitFileDiffs(cat, tree, entries, git.limits, Date.now() + git.limits.finishTimeoutMs, recorded);
+    return gitFileDiffs(cat, tree, entries, git.limits, Date.now() + git.limits.finishTimeoutMs, recorded, rulesChanged);
   };
 
   return {
     tree,
     snapshot: (timeoutMs) => locked(() => snapshot(timeoutMs)),
     changesSince: (before) => locked(() => changesSince(before)),
+    hide: (paths) => {
+      if (paths.join("\0") === hidden.join("\0")) return;
+      hidden = paths;
+      inStep = false;
+    },
     close: () => {
       cat?.close();
       cat = undefined;

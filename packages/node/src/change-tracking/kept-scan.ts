@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff } from "@mm/core";
+import { isHiddenRelative } from "../boundary/hidden-paths.js";
 import type { TrackingLimits } from "./limits.js";
 import { listDirectories } from "./list-directories.js";
 import { compareScans } from "./scan-compare.js";
@@ -32,6 +33,8 @@ export type KeptScan = {
   readonly snapshot: (timeoutMs: number) => Promise<Result<ScanState, ScanRefusal>>;
   /** Brings it in step again and answers what differs from `before`. */
   readonly changesSince: (before: ScanState) => Promise<Result<FileDiff[], ScanRefusal>>;
+  /** Paths under the cwd (relative) never looked at from now on: the hidden ones. */
+  readonly hide: (paths: readonly string[]) => void;
   readonly close: () => void;
 };
 
@@ -50,7 +53,10 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
   const maxWatched = watchBudget(MAX_WATCHED_DIRECTORIES);
   let watcher: TreeWatcher | undefined = options.watch ? treeWatcher(cwd, { maxDirectories: maxWatched }) : undefined;
   const locked = serialQueue();
+  let hidden: readonly string[] = [];
+  const isHidden = (path: string): boolean => isHiddenRelative(hidden, path);
   const scanLimits = (timeoutMs: number): ScanLimits => ({
+    skip: isHidden,
     maxFiles: limits.maxFiles,
     maxFileBytes: limits.maxFileBytes,
     maxContentBytes: limits.maxSnapshotBytes,
@@ -71,7 +77,11 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
 
   const watchAll = (reset: ReadonlySet<string>): void => {
     if (watcher === undefined) return;
-    const listing = listDirectories(cwd, "", { skip: (_relative, name) => SKIPPED_DIRECTORIES.has(name), repositoriesApart: false, max: maxWatched });
+    const listing = listDirectories(cwd, "", {
+      skip: (relative, name) => SKIPPED_DIRECTORIES.has(name) || isHidden(relative),
+      repositoriesApart: false,
+      max: maxWatched,
+    });
     if (listing.truncated || !watcher.watchOnly(listing.dirs, reset)) stopWatching();
   };
 
@@ -95,7 +105,9 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
 
   const partialStep = async (active: TreeWatcher, taken: TakenChanges, timeoutMs: number): Promise<Result<Touched, ScanRefusal>> => {
     for (const suspect of taken.suspects) active.removeUnder(suspect);
-    const paths = [...new Set([...taken.paths, ...[...taken.suspects].filter((dir) => dir !== "")])].filter((path) => path !== "" && !skipped(path));
+    const paths = [...new Set([...taken.paths, ...[...taken.suspects].filter((dir) => dir !== "")])].filter(
+      (path) => path !== "" && !skipped(path) && !isHidden(path),
+    );
     const touched: string[] = [];
     for (const path of paths) {
       const info = lstatOrUndefined(join(cwd, path));
@@ -117,7 +129,7 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
       }
       // A directory new to the watcher: watched first, then scanned, so no change falls in between.
       const listing = listDirectories(cwd, path, {
-        skip: (_relative, name) => SKIPPED_DIRECTORIES.has(name),
+        skip: (relative, name) => SKIPPED_DIRECTORIES.has(name) || isHidden(relative),
         repositoriesApart: false,
         max: maxWatched - active.size(),
       });
@@ -174,6 +186,12 @@ export const keptScan = (cwd: string, limits: TrackingLimits, options: { readonl
     cwd,
     snapshot: (timeoutMs) => locked(() => snapshot(timeoutMs)),
     changesSince: (before) => locked(() => changesSince(before)),
+    hide: (paths) => {
+      if (paths.join("\0") === hidden.join("\0")) return;
+      hidden = paths;
+      // What was kept of a path hidden now goes at the next full scan.
+      inStep = false;
+    },
     close: () => {
       stopWatching();
       entries = new Map();

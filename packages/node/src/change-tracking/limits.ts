@@ -40,6 +40,11 @@ export type ChangeTrackingOptions = Partial<TrackingLimits> & {
   readonly env?: NodeJS.ProcessEnv;
   /** Where the git tracker makes its temporary index directory. Default `os.tmpdir()`. */
   readonly tempDir?: string;
+  /**
+   * The hidden paths of a cwd (absolute: `hiddenPathsFor`'s answer, the sandbox's set): never read,
+   * hashed, staged or diffed; one that changed is named with a note. Default: none.
+   */
+  readonly hidden?: (cwd: string) => readonly string[];
 };
 
 export const limitsOf = (options: ChangeTrackingOptions): TrackingLimits => ({

@@ -41,7 +41,11 @@ const finishFailure = (cwd: string, outcome: ScanRefusal, limits: TrackingLimits
 };
 
 /** The scan tracker and a way to drop what it keeps for a cwd. */
-export type ScanTracker = ChangeTracker & { readonly forget: (cwd: string) => void };
+export type ScanTracker = {
+  /** `hidden`: paths under the cwd (relative) never read. */
+  readonly begin: (cwd: string, hidden?: readonly string[]) => ReturnType<ChangeTracker["begin"]>;
+  readonly forget: (cwd: string) => void;
+};
 
 export type ScanTrackerOptions = ChangeTrackingOptions & {
   /** Watch the cwd's directories so a call looks only at what changed (default); false: a full walk each time. */
@@ -62,10 +66,11 @@ export const scanChangeTracker = (options: ScanTrackerOptions = {}): ScanTracker
       (outcome) => finishFailure(scan.cwd, outcome, limits),
     );
 
-  const begin = async (cwd: string): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
+  const begin = async (cwd: string, hidden: readonly string[]): Promise<Result<ChangeSnapshot, ChangeTrackingError>> => {
     const known = refused.get(cwd);
     if (known !== undefined) return err(unavailable(known));
     const scan = keptFor(cwd);
+    scan.hide(hidden);
     const taken = await scan.snapshot(limits.beginBudgetMs);
     if (taken.isOk()) return ok(snapshotOf(scan, taken.value));
     forget(cwd);
@@ -75,7 +80,7 @@ export const scanChangeTracker = (options: ScanTrackerOptions = {}): ScanTracker
   };
 
   return {
-    begin: (cwd) => new ResultAsync(begin(cwd).catch((error: unknown) => err(unavailable(`cannot scan ${cwd}: ${String(error)}`)))),
+    begin: (cwd, hidden = []) => new ResultAsync(begin(cwd, hidden).catch((error: unknown) => err(unavailable(`cannot scan ${cwd}: ${String(error)}`)))),
     forget,
   };
 };

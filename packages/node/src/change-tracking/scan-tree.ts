@@ -34,6 +34,8 @@ export type ScanLimits = {
   readonly maxContentBytes: number;
   readonly deadline: number;
   readonly withContent: boolean;
+  /** Paths (relative to the root) never looked at: the hidden ones. */
+  readonly skip?: (relative: string) => boolean;
 };
 
 export type ScanOutcome =
@@ -108,6 +110,7 @@ export const scanTree = async (root: string, limits: ScanLimits, from = ""): Pro
     for (const child of children) {
       const path = join(directory, child.name);
       const childRelative = relative === "" ? child.name : `${relative}/${child.name}`;
+      if (limits.skip?.(childRelative) === true) continue;
       if (!child.isDirectory()) visitFile(path, childRelative);
       else if (!SKIPPED_DIRECTORIES.has(child.name)) directories.push([path, childRelative]);
       const stop = check();

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ChangeTracker, FileDiff } from "@mm/core";
+import { FIRST_SEEN_NOTE } from "./file-diffs.js";
 
 export const sh = (cwd: string, command: string): string => execFileSync("bash", ["-c", command], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
@@ -56,3 +57,5 @@ export const diffsOf = async (changes: ChangeTracker, cwd: string, command: stri
 export const created = (path: string, text: string): FileDiff => ({ path, oldText: null, newText: text });
 export const changed = (path: string, oldText: string, newText: string): FileDiff => ({ path, oldText, newText });
 export const deleted = (path: string, text: string): FileDiff => ({ path, oldText: text, newText: null });
+/** A file seen for the first time once the ignore rules changed (it may have been there, ignored). */
+export const firstSeen = (path: string): FileDiff => ({ path, oldText: null, newText: null, note: FIRST_SEEN_NOTE });
