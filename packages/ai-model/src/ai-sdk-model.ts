@@ -6,12 +6,13 @@
  *
  * A step is retried (retry.ts: 2 s, then 4 s, or the server's `retry-after`) while nothing of it has
  * been shown: a refused connection, a 408/409/429/5xx, a stream that broke or ended before the server
- * finished it. An exhausted quota and a request too large for the model are not retried. Every
+ * finished it. An exhausted quota, a request too large for the model, an answer past its bound and a
+ * redirect to another origin (model-fetch.ts) are not retried. Every
  * failure ends the stream as one `error` event explained in one line (explain-error.ts); the port's
  * contract holds: `step` never throws, and ends with exactly one `finish` or `error`.
  */
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart, JSONSchema7 } from "@ai-sdk/provider";
-import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec } from "@mm/core";
+import { answerTooLargeIn, type Model, type ModelError, type ModelEvent, type ModelRequest, type ToolSpec } from "@mm/core";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
 import { isOpenAIHost } from "./openai-host.js";
 import { providerModels } from "./provider-models.js";
@@ -92,9 +93,12 @@ const failureError = (failure: StepFailure): unknown => {
   }
 };
 
-/** A stream read that failed (a socket dropped mid-answer): retryable while nothing was shown. */
+/**
+ * A stream read that failed (a socket dropped mid-answer): retryable while nothing was shown; but a
+ * stream past its bound (model-fetch.ts) as it is: the same server would send the same, never retried.
+ */
 const readFailure = (error: unknown): unknown =>
-  error instanceof Error && error.name !== "AbortError"
+  error instanceof Error && error.name !== "AbortError" && answerTooLargeIn(error) === undefined
     ? Object.assign(new Error(error.message, { cause: error }), { name: "MM_StreamBroken", isRetryable: true })
     : error;
 

@@ -3,8 +3,9 @@
  * failures) into mm's `ModelError`: a kind and one line fit for the user. Recognises AI SDK errors by
  * name so this module loads without the SDK; never lets the API key through.
  */
-import type { ModelError } from "@mm/core";
+import { answerTooLargeIn, type ModelError } from "@mm/core";
 import { bodyFields, errorClass } from "./error-class.js";
+import type { RedirectRefused } from "./model-fetch.js";
 
 /**
  * Where the step went and with what key: for the message, and for what must never be in it.
@@ -98,6 +99,16 @@ const notFoundHint = (baseURL: string): string => {
   return "check model.name and model.baseURL";
 };
 
+/** The redirect not followed (model-fetch.ts) in `error`, its causes or a retry's last error, recognised by name. */
+const redirectRefusedIn = (error: unknown): RedirectRefused | undefined => {
+  for (const current of causesOf(error)) {
+    if (current.name === "MM_RedirectRefused") return current as RedirectRefused;
+    const last = (current as Failure).lastError;
+    if (last !== undefined && last !== current) return redirectRefusedIn(last);
+  }
+  return undefined;
+};
+
 /** The error of a step ended by its signal. */
 export const abortedError = (): ModelError => ({ kind: "aborted", message: "the model step was cancelled" });
 
@@ -121,6 +132,13 @@ const explain = (error: unknown, context: ErrorContext): ModelError => {
       kind: "network",
       message: `cannot reach the model server at ${baseURL}: Node's fetch refuses port ${portOf(baseURL)} ("bad port", one of the ports browsers block); serve the model on another port`,
     };
+  }
+  const tooLarge = answerTooLargeIn(error);
+  if (tooLarge !== undefined) return { kind: "bad-response", message: `the model server at ${baseURL} ${tooLarge.message}; stopped, not retried` };
+  const redirect = redirectRefusedIn(error);
+  if (redirect !== undefined) {
+    const hint = redirect.why === "too-many" ? "" : " (if that is the model server, set model.baseURL to its URL)";
+    return { kind: "config", message: `the model server at ${baseURL} ${redirect.message}${hint}` };
   }
   const failure = error as Failure;
   if (failure.name === "AbortError" || failure.name === "ResponseAborted") return abortedError();

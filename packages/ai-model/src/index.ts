@@ -9,3 +9,4 @@ export { describeProxy, proxySettings, type ProxySettings } from "./proxy.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
 export { listModelIds, type ModelCatalogueOptions } from "./model-catalogue.js";
 export { isOpenAIHost } from "./openai-host.js";
+export { MAX_REDIRECTS, modelFetch, RedirectRefused, sameOriginRedirects } from "./model-fetch.js";

@@ -1,9 +1,12 @@
 /**
  * The models an OpenAI-compatible server offers (`GET <baseURL>/models`), for a model picker: asked
- * once, with a short timeout; any failure (no such route, a refusal, a slow server, a body of another
- * shape) is a one-line reason, and the caller falls back on its configured names.
+ * once, with a short timeout and a bounded answer (model-fetch.ts); any failure (no such route, a
+ * refusal, a slow server, a body of another shape or too large) is a one-line reason, and the caller
+ * falls back on its configured names.
  */
+import { answerTooLargeIn } from "@mm/core";
 import { errAsync, ResultAsync } from "neverthrow";
+import { modelFetch } from "./model-fetch.js";
 
 export type ModelCatalogueOptions = {
   readonly baseURL: string;
@@ -23,7 +26,8 @@ export const listModelIds = (options: ModelCatalogueOptions): ResultAsync<readon
   } catch {
     return errAsync(`not a URL: ${options.baseURL}`);
   }
-  const request = (options.fetch ?? fetch)(url, {
+  // Same-origin redirects only, the answer bounded (model-fetch.ts): a flood stops at MAX_ANSWER_BYTES.
+  const request = modelFetch(options.fetch ?? fetch, { whole: true })(url, {
     headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
     signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
   }).then(async (response) => {
@@ -39,8 +43,10 @@ export const listModelIds = (options: ModelCatalogueOptions): ResultAsync<readon
   return ResultAsync.fromPromise(request, (error) =>
     error instanceof Error && error.name === "TimeoutError"
       ? `no answer within ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`
-      : error instanceof Error
-        ? error.message
-        : String(error),
+      : answerTooLargeIn(error) !== undefined
+        ? `the server ${answerTooLargeIn(error)!.message} to GET ${url}; stopped`
+        : error instanceof Error
+          ? error.message
+          : String(error),
   );
 };

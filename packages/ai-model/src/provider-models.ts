@@ -9,9 +9,11 @@
  *   usage in a last chunk without choices) and fails a stream that ends without a finish reason.
  * Each is wrapped with `extractReasoningMiddleware` when a reasoning tag is set, so a local reasoning
  * model served without a reasoning parser (`<think>…</think>` in its text) shows its thinking as
- * reasoning. Requests go through the environment's proxy when one is set (proxy.ts).
+ * reasoning. Requests go through the environment's proxy when one is set (proxy.ts); redirects are
+ * followed within the server's origin only, and every answer is bounded (model-fetch.ts).
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { modelFetch } from "./model-fetch.js";
 import { isOpenAIHost } from "./openai-host.js";
 import type { ProxySettings } from "./proxy.js";
 import { withStableReasoningIds } from "./stable-reasoning-ids.js";
@@ -63,6 +65,8 @@ export const providerModels = (settings: ProviderSettings): ((id: string) => Pro
           { ...(init as object), dispatcher } as Parameters<typeof undici.fetch>[1],
         )) as unknown as typeof fetch);
     }
+    // Redirects within the server's origin only, every answer bounded (model-fetch.ts), an embedder's fetch too.
+    send = modelFetch(send);
     if (settings.debug !== undefined) send = timedFetch(send, settings.debug);
     if (settings.api === "responses") send = withStableReasoningIds(send, sdk.EventSourceParserStream);
     const common = { apiKey: settings.apiKey, baseURL: settings.baseURL, fetch: send, ...(settings.headers ? { headers: { ...settings.headers } } : {}) };

@@ -1,12 +1,13 @@
 /**
  * Retries of a model request, as the AI SDK schedules them: 429, 5xx and connection failures (what
  * the provider marks retryable, except a port Node's fetch refuses outright, https:// to a plain-HTTP
- * server, an exhausted quota and
- * a request too large for the model, which no retry helps) are tried again up to
+ * server, an exhausted quota, a request too large for the model and an answer past its bound
+ * (model-fetch.ts), which no retry helps) are tried again up to
  * `maxRetries` times, waiting 2 s, then twice as long each time, unless the server says how long with
  * `retry-after-ms` / `retry-after`. The wait is injectable so tests never sleep through it; each
  * retry is announced so the operator's log says why.
  */
+import { answerTooLargeIn } from "@mm/core";
 import { errorClass } from "./error-class.js";
 import { isBadPort, isPlainHttpAnswer } from "./explain-error.js";
 
@@ -73,9 +74,18 @@ export const timerSleep = (ms: number, signal: AbortSignal): Promise<void> =>
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
-/** Whether trying again may help: what the provider marks retryable, but a refused port, TLS to a plain-HTTP server, an exhausted quota or a request too large. */
+/**
+ * Whether trying again may help: what the provider marks retryable, but a refused port, TLS to a
+ * plain-HTTP server, an exhausted quota, a request too large, or an answer past its bound (an error
+ * body that never ends: the same server would send the same).
+ */
 export const retryableFailure = (error: unknown): boolean =>
-  error instanceof Error && (error as CallFailure).isRetryable === true && !isBadPort(error) && !isPlainHttpAnswer(error) && errorClass(error) === undefined;
+  error instanceof Error &&
+  (error as CallFailure).isRetryable === true &&
+  !isBadPort(error) &&
+  !isPlainHttpAnswer(error) &&
+  errorClass(error) === undefined &&
+  answerTooLargeIn(error) === undefined;
 
 /** Runs `attempt`, retrying retryable failures up to `maxRetries` times. */
 export const withRetries = async <T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> => {

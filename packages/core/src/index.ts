@@ -100,6 +100,16 @@ export { MAX_INPUT_DEPTH, nestsDeeperThan } from "./history/input-depth.js";
 export { isSessionId } from "./session/session-id.js";
 export { resolvePath } from "./paths/path.js";
 
+// What mm reads over HTTP, bounded (model servers, MCP servers).
+export {
+  answerTooLargeIn,
+  AnswerTooLarge,
+  boundedFetch,
+  MAX_ANSWER_BYTES,
+  MAX_EVENT_BYTES,
+  type BoundOptions,
+} from "./http/bounded-fetch.js";
+
 // Ports.
 export type { FinishReason, Model, ModelError, ModelEvent, ModelRequest, ToolSpec, Usage } from "./ports/model.js";
 export { describeFsError, landingPath, type FileStat, type FileSystem, type FsError } from "./ports/file-system.js";

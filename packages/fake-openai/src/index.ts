@@ -27,3 +27,4 @@ export {
 export { fakeServerKeeper, tcpGreeter } from "./test-servers.js";
 export { startConnectProxy, type ConnectProxy } from "./connect-proxy.js";
 export { CORPUS, ERROR_BODIES, type CorpusEntry, type ErrorBodyEntry } from "./corpus/index.js";
+export { startEndlessServer, type EndlessKind, type EndlessOptions, type EndlessRequest, type EndlessServer } from "./endless-server.js";

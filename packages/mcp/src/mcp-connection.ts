@@ -2,9 +2,11 @@
  * One MCP server, connected: started (stdio in its own process group, or Streamable HTTP / SSE),
  * initialised, its tools listed (all pages) and turned into core Tools. The official client is loaded
  * on first use, so an agent without MCP servers never pays for it. Failures are one-line values.
+ * Over HTTP every answer is bounded (@mm/core's `boundedFetch`: an event of its stream, a whole JSON
+ * answer), as a stdio server's lines are: past it the server is stopped, with the line that says why.
  */
 import { ResultAsync } from "neverthrow";
-import type { Tool } from "@mm/core";
+import { boundedFetch, type AnswerTooLarge, type Tool } from "@mm/core";
 import { GroupStdioTransport } from "./group-stdio-transport.js";
 import { mcpTool, type McpToolInfo } from "./mcp-tool.js";
 import type { McpServerSpec } from "./server-spec.js";
@@ -61,7 +63,7 @@ type ClientModule = typeof import("@modelcontextprotocol/client");
 
 const oneLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
 
-const transportOf = (spec: McpServerSpec, mcp: ClientModule, options: McpConnectOptions) => {
+const transportOf = (spec: McpServerSpec, mcp: ClientModule, options: McpConnectOptions, onExceeded: (error: AnswerTooLarge) => void) => {
   if (spec.kind === "stdio") {
     return new GroupStdioTransport({
       command: spec.command,
@@ -72,14 +74,28 @@ const transportOf = (spec: McpServerSpec, mcp: ClientModule, options: McpConnect
     });
   }
   const requestInit = { headers: { ...spec.headers } };
+  // Every answer bounded (an event of its stream, a whole JSON answer); redirects stay the SDK's, within the origin.
+  const fetch = boundedFetch(globalThis.fetch, { onExceeded });
   return spec.kind === "http"
-    ? new mcp.StreamableHTTPClientTransport(new URL(spec.url), { requestInit })
-    : new mcp.SSEClientTransport(new URL(spec.url), { requestInit });
+    ? new mcp.StreamableHTTPClientTransport(new URL(spec.url), { requestInit, fetch })
+    : new mcp.SSEClientTransport(new URL(spec.url), { requestInit, fetch });
 };
 
 const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise<McpConnection> => {
   const mcp = await import("@modelcontextprotocol/client");
-  const transport = transportOf(spec, mcp, options);
+  /** Why an HTTP server was stopped: it sent more than a bound (the line for the start's failure or its loss). */
+  let tooLarge: string | undefined;
+  let stopBounded: () => void = () => undefined;
+  /** Rejects when a bound stopped the server: the start ends then, not at its timeout (an SSE start waits on no request). */
+  const bounded = new Promise<never>((_, reject) => (stopBounded = () => reject(new Error(tooLarge))));
+  bounded.catch(() => undefined);
+  const transport = transportOf(spec, mcp, options, (error) => {
+    if (tooLarge !== undefined) return;
+    tooLarge = `the server ${error.message}, and was stopped`;
+    stopBounded();
+    // Whatever waits on it (a call) ends now, not at its timeout.
+    void client.close().catch(() => undefined);
+  });
   const client = new mcp.Client({ name: "mm", version: options.clientVersion });
   let closing = false;
   let lost: ((reason: string) => void) | undefined;
@@ -92,17 +108,20 @@ const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise
   options.signal?.addEventListener("abort", stopStart, { once: true });
   try {
     if (options.signal?.aborted) throw new Error("stopped before it started");
-    await client.connect(transport, { timeout: options.startTimeoutMs, ...(options.signal !== undefined ? { signal: options.signal } : {}) });
+    await Promise.race([
+      client.connect(transport, { timeout: options.startTimeoutMs, ...(options.signal !== undefined ? { signal: options.signal } : {}) }),
+      bounded,
+    ]);
     const infos: McpToolInfo[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: options.startTimeoutMs });
+      const page = await Promise.race([client.listTools(cursor === undefined ? {} : { cursor }, { timeout: options.startTimeoutMs }), bounded]);
       infos.push(...(page.tools as McpToolInfo[]));
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     options.signal?.removeEventListener("abort", stopStart);
     client.onclose = () => {
-      if (!closing) lost?.("the server stopped");
+      if (!closing) lost?.(tooLarge ?? "the server stopped");
     };
     const call = (name: string, args: Readonly<Record<string, unknown>>, signal: AbortSignal) =>
       client.callTool({ name, arguments: { ...args } }, { signal, timeout: options.callTimeoutMs, resetTimeoutOnProgress: true });
@@ -126,7 +145,7 @@ const connect = async (spec: McpServerSpec, options: McpConnectOptions): Promise
     // A server that ended by itself says why (its exit), whichever of the exit or a broken pipe came first.
     const exit = transport instanceof GroupStdioTransport ? transport.exitReason() : undefined;
     throw new StartFailure(
-      `${exit !== undefined ? `the server ${exit}` : oneLine(error)}${reason !== undefined ? ` (stderr: ${reason})` : ""}`,
+      `${exit !== undefined ? `the server ${exit}` : (tooLarge ?? oneLine(error))}${reason !== undefined ? ` (stderr: ${reason})` : ""}`,
       stderrTail(stderr()),
     );
   }

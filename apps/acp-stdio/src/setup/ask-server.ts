@@ -1,9 +1,11 @@
 /**
  * What `mm-acp --setup` asks the model server: `GET {baseURL}/models`, with the key when one is set,
- * within a short timeout. The answer is a value (never thrown): the models it lists, a refused key,
- * or why there was no usable answer, in words fit for the setup's transcript.
+ * within a short timeout, following redirects within its origin only, the answer bounded (16 MiB).
+ * The answer is a value (never thrown): the models it lists, a refused key, or why there was no
+ * usable answer, in words fit for the setup's transcript.
  */
-import { explainError } from "@mm/ai-model";
+import { explainError, modelFetch } from "@mm/ai-model";
+import { answerTooLargeIn } from "@mm/core";
 
 /** What the server said. */
 export type ServerAnswer =
@@ -38,13 +40,19 @@ const idsOf = (body: unknown): readonly string[] | undefined => {
 export const askServer = async (options: AskServerOptions): Promise<ServerAnswer> => {
   const timeoutMs = options.timeoutMs ?? SETUP_TIMEOUT_MS;
   try {
-    const response = await (options.fetch ?? fetch)(modelsURL(options.baseURL), {
+    // As a step's requests go: redirects within the server's origin only, the answer bounded (a flood stops at 16 MiB).
+    const response = await modelFetch(options.fetch ?? fetch, { whole: true })(modelsURL(options.baseURL), {
       headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (response.status === 401 || response.status === 403) return { kind: "refused", status: response.status };
     if (!response.ok) return { kind: "failed", reason: `it answered ${response.status} to GET ${modelsURL(options.baseURL)}` };
-    const ids = idsOf(await response.json().catch(() => undefined));
+    const ids = idsOf(
+      await response.json().catch((error: unknown) => {
+        if (answerTooLargeIn(error) !== undefined) throw error;
+        return undefined;
+      }),
+    );
     return ids === undefined ? { kind: "failed", reason: "its answer holds no model list" } : { kind: "models", ids };
   } catch (error) {
     if (error instanceof Error && error.name === "TimeoutError") return { kind: "failed", reason: `no answer within ${timeoutMs / 1000} s` };
