@@ -1,0 +1,110 @@
+/**
+ * The change tracker never hands a hidden path to the sandbox (issue 36), through the built binary
+ * under bubblewrap with `tools.hidden: [".env"]` and sessions on. A sandboxed `git init` with `.env`
+ * there, then a bash call: on the old code the tracker's `git add` on the host wrote `.env` into
+ * `.git/objects`, which the sandbox reads. A command that rewrites `.gitignore` so it no longer
+ * ignores `.env`: on the old code `.env` was staged too and its whole content went into the call's
+ * diff, to the editor and into the session file. Now none of them holds it; the change of a hidden
+ * file is named without content.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bwrapSandbox } from "@mm/node";
+import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { spawnAgent, stop } from "./spawned-agent.js";
+
+const root = mkdtempSync(join(tmpdir(), "mm-tracker-hidden-"));
+const probe = bwrapSandbox({ home: root, writable: [], network: false, hidden: [] });
+const probed = await probe.ready;
+probe.dispose();
+const skip = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.reason}` : undefined;
+
+const SECRET = "STRIPE_KEY=sk_live_hidden_value_4242\n";
+const MARK = "sk_live_hidden_value_4242";
+
+let server: FakeOpenAI;
+let cwd: string;
+let home: string;
+beforeEach(async () => {
+  server = await startFakeOpenAI();
+  const dir = mkdtempSync(join(root, "case-"));
+  cwd = join(dir, "project");
+  home = join(dir, "home");
+  for (const d of [cwd, home]) mkdirSync(d);
+});
+afterEach(() => server.close());
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const git = (...args: string[]): string =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
+
+/** Every object of the cwd's repository, content included (loose and packed, decompressed). */
+const allObjects = (): string => {
+  const names = git("cat-file", "--batch-all-objects", "--batch-check=%(objectname)");
+  return execFileSync("git", ["cat-file", "--batch"], { cwd, input: names, encoding: "latin1", maxBuffer: 64 * 1024 * 1024 });
+};
+
+/** Every session file's text. */
+const sessionFiles = (): string =>
+  readdirSync(join(cwd, ".mm/sessions"))
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => readFileSync(join(cwd, ".mm/sessions", name), "utf8"))
+    .join("\n");
+
+/** One turn, sandboxed, `.env` hidden, sessions on: the model runs `commands` one call each. */
+const runTurn = async (commands: readonly string[]) => {
+  server.enqueue(...commands.map((command) => toolCalls([{ name: "bash", arguments: { command } }])), text("done"));
+  const config = join(home, "mm.json");
+  writeFileSync(config, JSON.stringify({ sessions: { enabled: true }, tools: { sandbox: "workspace", hidden: [".env"] } }));
+  const agent = spawnAgent({
+    cwd,
+    args: ["--config", config],
+    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: home, XDG_STATE_HOME: join(home, "state") },
+  });
+  await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+    await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+  });
+  await stop(agent);
+  return agent;
+};
+
+/** The diffs the editor was shown, as one text. */
+const shownDiffs = (agent: ReturnType<typeof spawnAgent>): string =>
+  JSON.stringify(agent.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update" || u.sessionUpdate === "tool_call"));
+
+describe.skipIf(skip !== undefined)("the change tracker and hidden paths, sandboxed", () => {
+  it("keeps a hidden .env out of .git/objects after a sandboxed git init, out of the diffs and the session file", async () => {
+    writeFileSync(join(cwd, ".env"), SECRET);
+    writeFileSync(join(cwd, "a.txt"), "a\n");
+    const agent = await runTurn(["git init -q", "echo b > a.txt", "echo c > a.txt"]);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("c\n");
+    expect(readdirSync(join(cwd, ".git"))).toContain("objects");
+    // The tracker did stage a.txt: its object is there, .env's is not.
+    expect(allObjects()).toContain("b\n");
+    expect(allObjects()).not.toContain(MARK);
+    expect(shownDiffs(agent)).toContain("a.txt");
+    expect(shownDiffs(agent)).not.toContain(MARK);
+    expect(sessionFiles()).not.toContain(MARK);
+  });
+
+  it("keeps a hidden .env out of everything when a command stops .gitignore ignoring it", async () => {
+    writeFileSync(join(cwd, ".gitignore"), ".env\n");
+    writeFileSync(join(cwd, "a.txt"), "a\n");
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "init");
+    writeFileSync(join(cwd, ".env"), SECRET);
+    expect(allObjects()).not.toContain(MARK);
+    const agent = await runTurn(["printf '*.log\\n' > .gitignore", "echo b > a.txt"]);
+    expect(readFileSync(join(cwd, ".gitignore"), "utf8")).toBe("*.log\n");
+    expect(shownDiffs(agent)).toContain(".gitignore");
+    expect(allObjects()).not.toContain(MARK);
+    expect(shownDiffs(agent)).not.toContain(MARK);
+    expect(sessionFiles()).not.toContain(MARK);
+    expect(readFileSync(join(cwd, ".env"), "utf8")).toBe(SECRET);
+  });
+});
