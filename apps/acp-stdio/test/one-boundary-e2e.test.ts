@@ -112,6 +112,20 @@ describe("AGENTS.md goes through the boundary", () => {
     expect(agent.stderr()).toContain("refused: a hidden path");
   });
 
+  it("with the sandbox off, an AGENTS.md linking out of the cwd to a file nothing hides is refused too", async () => {
+    writeFileSync(join(home, "notes.txt"), "private notes of the user\n");
+    symlinkSync("../../notes.txt", join(cwd, "AGENTS.md"));
+    server.enqueue(text("hello"));
+    const agent = spawn({});
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+    });
+    await stop(agent);
+    expect(allBodies()).not.toContain("private notes of the user");
+    expect(agent.stderr()).toContain(`refused: it leads out of ${cwd}`);
+  });
+
   it("a link inside the cwd to a regular file inside it is read", async () => {
     mkdirSync(join(cwd, "docs"));
     writeFileSync(join(cwd, "docs", "agents.md"), "Always answer in haiku.\n");
@@ -129,6 +143,29 @@ describe("AGENTS.md goes through the boundary", () => {
 });
 
 describe("skills go through the boundary", () => {
+  it("read_skill refuses a SKILL.md swapped for a link out of the skill's folder, to a file nothing hides", async () => {
+    const skills = join(home, "skills");
+    const folder = join(skills, "deploy");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "SKILL.md"), "---\nname: deploy\ndescription: Deploys the thing.\n---\nRun deploy.sh.\n");
+    writeFileSync(join(home, "notes.md"), "---\nname: deploy\ndescription: x\n---\nprivate notes of the user\n");
+    server.enqueue(
+      toolCalls([{ name: "bash", arguments: { command: `ln -sf ../../notes.md ${join(folder, "SKILL.md")}` } }]),
+      toolCalls([{ name: "read_skill", arguments: { name: "deploy" } }]),
+      text("done"),
+    );
+    const agent = spawn({ skills: { dirs: [skills] } });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "deploy" }] });
+    });
+    await stop(agent);
+    const ends = endedCalls(agent);
+    expect(ends.map((u) => u.status)).toEqual(["completed", "failed"]);
+    expect(JSON.stringify(ends[1]?.rawOutput)).toContain(`cannot read SKILL.md (refused: it leads out of ${folder}`);
+    expect(allBodies()).not.toContain("private notes of the user");
+  });
+
   it("read_skill refuses a SKILL.md swapped for a link to the key, in one line, and lists no link out of the folder", async () => {
     const skills = join(home, "skills");
     const folder = join(skills, "deploy");
