@@ -1,0 +1,128 @@
+/**
+ * `/undo` removes only what the turn provably made (issue 37), through the built binary on the full
+ * surface. In git, a turn whose command rewrites `.gitignore`: the files it stops ignoring (`.env`,
+ * `local.db`) were there all along; on the old code they looked made by the turn and `/undo` deleted
+ * them. Outside git, `mv data.csv archive.csv` of a file over 256 KiB: `data.csv` cannot be brought
+ * back, and on the old code `/undo` removed `archive.csv`, the only copy. Now both stay, the chunk
+ * names them, and every other file is byte for byte as before the turn.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import type * as acp from "@agentclientprotocol/sdk";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { removeTempDirs, tempDir } from "./faults/helpers.js";
+import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+
+let server: FakeOpenAI;
+let cwd: string;
+let config: string;
+let state: string;
+
+beforeEach(async () => {
+  server = await startFakeOpenAI([], { defaultReply: () => text("ok") });
+  cwd = tempDir("undo-keeps");
+  state = tempDir("undo-keeps-state");
+  config = join(tempDir("undo-keeps-config"), "mm.json");
+  writeFileSync(config, JSON.stringify({ sessions: { enabled: true } }));
+});
+afterEach(async () => {
+  await server.close();
+  removeTempDirs();
+});
+
+const spawn = (): SpawnedAgent =>
+  spawnAgent({
+    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: state },
+    cwd,
+    args: ["--config", config],
+  });
+
+const prompt = async (client: acp.ClientContext, sessionId: string, words: string): Promise<string> =>
+  ((await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: words }] })) as acp.PromptResponse).stopReason;
+
+/** Every file under the cwd but the sessions dir and `.git`, by path, as a SHA-256 of its bytes. */
+const treeHash = (): Record<string, string> => {
+  const out: Record<string, string> = {};
+  const walk = (at: string): void => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== ".git" && relative(cwd, path) !== ".mm") walk(path);
+      } else out[relative(cwd, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
+    }
+  };
+  walk(cwd);
+  return out;
+};
+
+const git = (...args: string[]): string =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
+
+const lastChunk = (agent: SpawnedAgent, sessionId: string): string => {
+  const chunks = agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk");
+  return (chunks.at(-1)?.update as { content: { text: string } } | undefined)?.content.text ?? "";
+};
+
+/** A turn running `commands` (one bash call each), then `/undo`: the tree before the turn, after it, after the undo, and the chunk. */
+const turnThenUndo = async (commands: readonly string[]) => {
+  server.enqueue(...commands.map((command) => toolCalls([{ name: "bash", arguments: { command } }])), text("done"));
+  const agent = spawn();
+  const result = await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+    const before = treeHash();
+    await prompt(client, sessionId, "change things");
+    const afterTurn = treeHash();
+    await prompt(client, sessionId, "/undo");
+    return { sessionId, before, afterTurn };
+  });
+  await stop(agent);
+  return { ...result, afterUndo: treeHash(), chunk: lastChunk(agent, result.sessionId), agent };
+};
+
+/** `tree` without `paths`. */
+const without = (tree: Record<string, string>, ...paths: string[]): Record<string, string> =>
+  Object.fromEntries(Object.entries(tree).filter(([path]) => !paths.includes(path)));
+
+describe("/undo removes only what the turn provably made", () => {
+  it("in git, leaves the files a rewritten .gitignore stops ignoring (.env, local.db), which the turn never touched", async () => {
+    writeFileSync(join(cwd, ".gitignore"), ".env\nlocal.db\n");
+    writeFileSync(join(cwd, "a.txt"), "a\n");
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "init");
+    writeFileSync(join(cwd, ".env"), "TOKEN=mine\n");
+    writeFileSync(join(cwd, "local.db"), Buffer.from([0, 1, 2, 3, 255]));
+    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo(["printf 'build/\\n' > .gitignore", "echo b > a.txt && echo new > made.txt"]);
+    expect(afterTurn[".gitignore"]).not.toBe(before[".gitignore"]);
+    expect(afterTurn["made.txt"]).toBeDefined();
+    // Byte for byte as before the turn, but what the turn made (kept, and named).
+    expect(without(afterUndo, "made.txt")).toEqual(before);
+    expect(readFileSync(join(cwd, ".env"), "utf8")).toBe("TOKEN=mine\n");
+    expect(readFileSync(join(cwd, "local.db"))).toEqual(Buffer.from([0, 1, 2, 3, 255]));
+    expect(chunk).toMatch(/^↩ undid the last turn: 2 file\(s\) restored, 0 removed/);
+    expect(chunk).toContain(`- ${join(cwd, ".env")}: `);
+    expect(chunk).toContain(`- ${join(cwd, "local.db")}: `);
+    expect(chunk).toContain("may have existed before");
+    expect(chunk).toContain(`Kept (they may hold what the files not restorable held):\n- ${join(cwd, "made.txt")}: made by the turn, not removed`);
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("outside git, keeps archive.csv after `mv data.csv archive.csv` of a file too big to keep, and puts back what it can", async () => {
+    const big = Buffer.alloc(300 * 1024, "data,1\n");
+    writeFileSync(join(cwd, "data.csv"), big);
+    writeFileSync(join(cwd, "notes.txt"), "notes\n");
+    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo(["echo changed > notes.txt && mv data.csv archive.csv"]);
+    expect(Object.keys(afterTurn).sort()).toEqual(["archive.csv", "notes.txt"]);
+    // Everything as before the turn but the rename /undo cannot take back: the only copy stays.
+    expect(afterUndo).toEqual({ ...without(before, "data.csv"), "archive.csv": before["data.csv"] });
+    expect(readFileSync(join(cwd, "archive.csv"))).toEqual(big);
+    expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("notes\n");
+    expect(chunk).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 0 removed/);
+    expect(chunk).toContain(`Not restorable (left as they are):\n- ${join(cwd, "data.csv")}: `);
+    expect(chunk).toContain(`Kept (they may hold what the files not restorable held):\n- ${join(cwd, "archive.csv")}: made by the turn, not removed`);
+    expect(agent.problems).toEqual([]);
+  });
+});
