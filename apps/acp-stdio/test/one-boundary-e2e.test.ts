@@ -126,6 +126,29 @@ describe("AGENTS.md goes through the boundary", () => {
     expect(agent.stderr()).toContain(`refused: it leads out of ${cwd}`);
   });
 
+  it("at session/load too: a link planted since the session was saved is refused", async () => {
+    const settings = { sessions: { enabled: true } };
+    server.enqueue(text("first"));
+    const first = spawn(settings);
+    const sessionId = await first.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+      return sessionId;
+    });
+    await stop(first);
+    symlinkSync(join(home, ".ssh", "id_rsa"), join(cwd, "AGENTS.md"));
+    server.enqueue(text("second"));
+    const again = spawn(settings);
+    await again.run(async (client) => {
+      await client.request("session/load", { sessionId, cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again" }] });
+    });
+    await stop(again);
+    expect(server.requests).toHaveLength(2);
+    expect(allBodies()).not.toContain("sekrit-key-material");
+    expect(occurrences(again.stderr(), "AGENTS.md not read")).toBe(1);
+  });
+
   it("a link inside the cwd to a regular file inside it is read", async () => {
     mkdirSync(join(cwd, "docs"));
     writeFileSync(join(cwd, "docs", "agents.md"), "Always answer in haiku.\n");
