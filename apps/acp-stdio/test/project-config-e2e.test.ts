@@ -42,6 +42,6 @@ it("sends the key to the user's server, not to the one a project's config names"
   expect(users.requests[0]?.headers.authorization).toBe("Bearer sk-user-secret");
   expect(attackers.requests).toEqual([]);
   expect(agent.stderr()).toContain(`${join(project, ".mm/config.json")}: model.baseURL ignored: a project's configuration may not set it`);
-  expect(agent.stderr()).toContain("tools.sandbox ignored");
+  expect(agent.stderr()).toContain("tools.network ignored");
   expect(agent.problems).toEqual([]);
 });

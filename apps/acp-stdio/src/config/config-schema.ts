@@ -5,7 +5,8 @@
 import { array, formatKeyPath, object, optional, problemText, type Infer, type Problem as CoreProblem } from "@mm/core";
 import type { Result } from "neverthrow";
 import { closestName } from "./did-you-mean.js";
-import { envVarName, httpUrl, nonEmptyString, nonNegativeInteger, oneOf, positiveInteger, positiveNumber, tagName, trueOrFalse } from "./config-validators.js";
+import { LIMIT_MAX } from "./config-limits.js";
+import { envVarName, httpUrl, integerUpTo, nonEmptyString, oneOf, positiveNumberUpTo, tagName, trueOrFalse } from "./config-validators.js";
 
 /** What is wrong with a config document, and under which key (outermost first). */
 export type Problem = { readonly path: readonly string[]; readonly message: string };
@@ -26,7 +27,7 @@ export const configFileSchema = object(
         baseURL: optional(httpUrl),
         apiKeyEnv: optional(envVarName),
         api: optional(oneOf(["chat", "responses"])),
-        contextWindow: optional(positiveInteger),
+        contextWindow: optional(integerUpTo(1, LIMIT_MAX.contextWindow)),
         choices: optional(array(nonEmptyString)),
         vision: optional(trueOrFalse),
         reasoningTag: optional(tagName),
@@ -34,19 +35,19 @@ export const configFileSchema = object(
       { apiKey: KEYS_NOT_IN_FILES, key: KEYS_NOT_IN_FILES },
     ),
     sessions: section({ enabled: optional(trueOrFalse), dir: optional(nonEmptyString) }),
-    context: section({ threshold: optional(positiveInteger), keepLastTurns: optional(nonNegativeInteger) }),
+    context: section({ threshold: optional(integerUpTo(1, LIMIT_MAX.threshold)), keepLastTurns: optional(integerUpTo(0, LIMIT_MAX.keepLastTurns)) }),
     skills: section({ dirs }),
     tools: section({
-      bashTimeoutSeconds: optional(positiveNumber),
-      maxOutputBytes: optional(positiveInteger),
+      bashTimeoutSeconds: optional(positiveNumberUpTo(LIMIT_MAX.bashTimeoutSeconds)),
+      maxOutputBytes: optional(integerUpTo(1, LIMIT_MAX.maxOutputBytes)),
       sandbox: optional(oneOf(["off", "workspace"])),
       writable: dirs,
       network: optional(trueOrFalse),
       hidden: dirs,
       hiddenEnv: optional(array(envVarName)),
     }),
-    turn: section({ maxSteps: optional(positiveInteger) }),
-    loop: section({ repeats: optional(positiveInteger) }),
+    turn: section({ maxSteps: optional(integerUpTo(1, LIMIT_MAX.maxSteps)) }),
+    loop: section({ repeats: optional(integerUpTo(1, LIMIT_MAX.repeats)) }),
     acp: section({ surface: optional(oneOf(["spec", "full"])) }),
     /** Read from the user's own file only: projects whose `.mm/config.json` may set every key. */
     projects: section({ trusted: optional(array(nonEmptyString)) }),

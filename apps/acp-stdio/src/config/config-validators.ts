@@ -2,22 +2,13 @@
  * The value kinds of mm's configuration, as @mm/core schemas (the same schemas that check tool
  * inputs): each yields the JSON Schema, the check with the path of the key at fault, and the type.
  */
-import { boolean, number, oneOf, refined, string, type Schema } from "@mm/core";
+import { boolean, oneOf, refined, string, type Schema } from "@mm/core";
 
 /** Any string with at least one non-blank character. */
 export const nonEmptyString: Schema<string> = string({ nonEmpty: true });
 
 /** true or false. */
 export const trueOrFalse: Schema<boolean> = boolean();
-
-/** A whole number above zero. */
-export const positiveInteger: Schema<number> = number({ integer: true, positive: true });
-
-/** A whole number, zero or more. */
-export const nonNegativeInteger: Schema<number> = number({ integer: true, min: 0 });
-
-/** A finite number above zero. */
-export const positiveNumber: Schema<number> = number({ positive: true });
 
 /** An XML-like tag name (`think`), or empty. */
 export const tagName: Schema<string> = refined(
@@ -46,3 +37,23 @@ export const envVarName: Schema<string> = refined(
   { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
   (value): value is string => typeof value === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value),
 );
+
+/**
+ * A whole number from `min` (0 or 1) to `max`: every limit of the file has an upper bound, so no file
+ * (a project's above all) can lift a limit past what mm can hold (a `tools.maxOutputBytes` of 1e12
+ * took the agent to gigabytes).
+ */
+export const integerUpTo = (min: 0 | 1, max: number): Schema<number> =>
+  refined(
+    `an integer from ${min} to ${max}`,
+    { type: "integer", minimum: min, maximum: max },
+    (value): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= min && value <= max,
+  );
+
+/** A finite number above zero, at most `max`. */
+export const positiveNumberUpTo = (max: number): Schema<number> =>
+  refined(
+    `a number above 0, at most ${max}`,
+    { type: "number", exclusiveMinimum: 0, maximum: max },
+    (value): value is number => typeof value === "number" && Number.isFinite(value) && value > 0 && value <= max,
+  );

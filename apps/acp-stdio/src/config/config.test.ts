@@ -4,6 +4,8 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig, redactedSummary, type ConfigInputs } from "./config.js";
 import type { LoadedConfig } from "./config-types.js";
+import { configFileSchema } from "./config-schema.js";
+import { RULES } from "./project-config.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -123,7 +125,7 @@ describe("loadConfig file discovery", () => {
   it("uses ./.mm/config.json in the cwd", () => {
     const box = sandbox();
     const path = box.write(join(box.cwd, ".mm/config.json"), { model: { name: "local" } });
-    expect(loaded(box.load())).toMatchObject({ source: `${path} (project: safe keys only)`, config: { model: { name: "local" } }, notices: [] });
+    expect(loaded(box.load())).toMatchObject({ source: `${path} (project: may only narrow)`, config: { model: { name: "local" } }, notices: [] });
   });
 
   it("falls back to ~/.config/mm/config.json", () => {
@@ -145,7 +147,7 @@ describe("loadConfig file discovery", () => {
     const user = box.write(join(box.home, ".config/mm/config.json"), { model: { name: "user", contextWindow: 64_000 }, sessions: { enabled: true } });
     const local = box.write(join(box.cwd, ".mm/config.json"), { model: { name: "project" } });
     const { source, config } = loaded(box.load());
-    expect(source).toBe(`${user} + ${local} (project: safe keys only)`);
+    expect(source).toBe(`${user} + ${local} (project: may only narrow)`);
     expect(config.model).toMatchObject({ name: "project", contextWindow: 64_000 });
     expect(config.sessions.enabled).toBe(true);
   });
@@ -169,19 +171,114 @@ describe("loadConfig file discovery", () => {
     expect(config.tools).toMatchObject({ sandbox: "workspace", writable: [], network: false, hidden: [join(box.home, ".kube")], maxOutputBytes: 500 });
     expect(config.sessions.dir).toBe(".mm/sessions");
     expect(notices.map((line) => line.split(" ignored")[0])).toEqual(
-      [
-        "model.baseURL",
-        "model.apiKeyEnv",
-        "sessions.dir",
-        "tools.sandbox",
-        "tools.writable",
-        "tools.network",
-        "tools.hidden",
-        "tools.hiddenEnv",
-        "projects.trusted",
-      ].map((key) => `mm-acp: ${local}: ${key}`),
+      ["model.baseURL", "model.apiKeyEnv", "sessions.dir", "tools.sandbox", "tools.writable", "tools.network", "projects.trusted"].map(
+        (key) => `mm-acp: ${local}: ${key}`,
+      ),
     );
     expect(notices[0]).toContain(`"projects": {"trusted": [${JSON.stringify(box.cwd)}]}`);
+  });
+
+  // Attack (issue 36): a project's file lifted the resource bounds (a 1e12 maxOutputBytes took the agent
+  // to gigabytes), turned sessions and the full surface on (so session/list offered a session it shipped).
+  it("lets an untrusted project's file only narrow the user's: lower limits, more hidden, fewer directories", () => {
+    const box = sandbox();
+    box.write(join(box.home, ".config/mm/config.json"), {
+      model: { contextWindow: 64_000 },
+      tools: { maxOutputBytes: 50_000, hidden: ["~/.kube"], writable: ["~/cache", "/abs/out"], network: true },
+      skills: { dirs: ["~/s", ".mm/skills"] },
+    });
+    const raising = box.write(join(box.cwd, ".mm/config.json"), {
+      model: { contextWindow: 100_000, vision: true },
+      context: { threshold: 60_000, keepLastTurns: 5 },
+      sessions: { enabled: true },
+      acp: { surface: "full" },
+      tools: { maxOutputBytes: 10_000_000, bashTimeoutSeconds: 121, writable: ["~/cache", "/other"] },
+      skills: { dirs: ["/elsewhere"] },
+      turn: { maxSteps: 101 },
+      loop: { repeats: 4 },
+    });
+    const refused = loaded(box.load());
+    expect(refused.notices.map((line) => line.split(" ignored")[0])).toEqual(
+      [
+        "model.contextWindow",
+        "model.vision",
+        "sessions.enabled",
+        "context.threshold",
+        "context.keepLastTurns",
+        "skills.dirs",
+        "tools.bashTimeoutSeconds",
+        "tools.maxOutputBytes",
+        "tools.writable",
+        "turn.maxSteps",
+        "loop.repeats",
+        "acp.surface",
+      ].map((key) => `mm-acp: ${raising}: ${key}`),
+    );
+    expect(refused.notices[0]).toContain("model.contextWindow ignored: a project's configuration may only lower it (yours: 64000)");
+    expect(refused.notices[2]).toContain("sessions.enabled ignored: a project's configuration may only set it to false (yours: false)");
+    expect(refused.config).toMatchObject({
+      model: { contextWindow: 64_000, vision: false },
+      context: { threshold: 51_200, keepLastTurns: 2 },
+      sessions: { enabled: false },
+      acp: { surface: "spec" },
+      tools: { maxOutputBytes: 50_000, bashTimeoutSeconds: 120, writable: [join(box.home, "cache"), "/abs/out"] },
+      skills: { dirs: [join(box.home, "s"), join(box.cwd, ".mm/skills")] },
+      turn: { maxSteps: 100 },
+      loop: { repeats: 3 },
+    });
+
+    box.write(join(box.cwd, ".mm/config.json"), {
+      model: { contextWindow: 32_000, name: "small" },
+      context: { keepLastTurns: 1 },
+      sessions: { enabled: false },
+      acp: { surface: "spec" },
+      tools: {
+        maxOutputBytes: 1000,
+        bashTimeoutSeconds: 10,
+        writable: [join(box.home, "cache")],
+        network: false,
+        sandbox: "workspace",
+        hidden: [".env"],
+        hiddenEnv: ["TOKEN"],
+      },
+      skills: { dirs: [".mm/skills"] },
+      turn: { maxSteps: 5 },
+      loop: { repeats: 2 },
+    });
+    const narrowed = loaded(box.load());
+    expect(narrowed.notices).toEqual([]);
+    expect(narrowed.config).toMatchObject({
+      model: { contextWindow: 32_000, name: "small" },
+      context: { threshold: 25_600, keepLastTurns: 1 },
+      tools: {
+        maxOutputBytes: 1000,
+        bashTimeoutSeconds: 10,
+        writable: [join(box.home, "cache")],
+        network: false,
+        sandbox: "workspace",
+        hidden: [join(box.home, ".kube"), ".env"],
+        hiddenEnv: ["TOKEN"],
+      },
+      skills: { dirs: [join(box.cwd, ".mm/skills")] },
+      turn: { maxSteps: 5 },
+      loop: { repeats: 2 },
+    });
+  });
+
+  it("has a rule for every key of the schema: a key added later is placed, not refused by default", () => {
+    const sections = (configFileSchema.jsonSchema as { properties: Record<string, { properties?: Record<string, unknown> }> }).properties;
+    const keys = Object.entries(sections).flatMap(([name, schema]) => Object.keys(schema.properties ?? {}).map((key) => `${name}.${key}`));
+    const placed = new Set(Object.entries(RULES).flatMap(([name, rules]) => Object.keys(rules).map((key) => `${name}.${key}`)));
+    expect(keys.filter((key) => !placed.has(key))).toEqual([]);
+  });
+
+  it("lets a project keep what the user turned on", () => {
+    const box = sandbox();
+    box.write(join(box.home, ".config/mm/config.json"), { sessions: { enabled: true }, acp: { surface: "full" } });
+    box.write(join(box.cwd, ".mm/config.json"), { sessions: { enabled: true }, acp: { surface: "full" } });
+    const kept = loaded(box.load());
+    expect(kept.notices).toEqual([]);
+    expect(kept.config).toMatchObject({ sessions: { enabled: true }, acp: { surface: "full" } });
   });
 
   it("takes every key of a project the user trusts in their own file", () => {
@@ -268,7 +365,7 @@ describe("loadConfig environment", () => {
 
   it("lets MM_ACP_SURFACE win over acp.surface", () => {
     const box = sandbox();
-    box.write(join(box.cwd, ".mm/config.json"), { acp: { surface: "full" } });
+    box.write(join(box.home, ".config/mm/config.json"), { acp: { surface: "full" } });
     expect(loaded(box.load()).config.acp.surface).toBe("full");
     expect(loaded(box.load({ env: { MM_ACP_SURFACE: "spec" } })).config.acp.surface).toBe("spec");
     expect(loaded(box.load({ env: { MM_ACP_SURFACE: "" } })).config.acp.surface).toBe("full");
@@ -283,8 +380,8 @@ describe("loadConfig errors", () => {
   };
 
   it.each([
-    [{ model: { contextWindow: "abc" } }, 'model.contextWindow: expected a positive integer, got "abc"'],
-    [{ model: { contextWindow: 1.5 } }, "model.contextWindow: expected a positive integer, got 1.5"],
+    [{ model: { contextWindow: "abc" } }, 'model.contextWindow: expected an integer from 1 to 10000000, got "abc"'],
+    [{ model: { contextWindow: 1.5 } }, "model.contextWindow: expected an integer from 1 to 10000000, got 1.5"],
     [{ model: { name: "" } }, 'model.name: expected a non-empty string, got ""'],
     [{ model: { baseURL: "ftp://x" } }, 'model.baseURL: expected an http(s) URL, got "ftp://x"'],
     [{ model: { apiKeyEnv: "MY-KEY" } }, 'model.apiKeyEnv: expected an environment variable name, got "MY-KEY"'],
@@ -292,20 +389,28 @@ describe("loadConfig errors", () => {
     [{ model: 3 }, "model: expected an object, got 3"],
     [{ sessions: { enabled: "yes" } }, 'sessions.enabled: expected true or false, got "yes"'],
     [{ sessions: { dir: null } }, "sessions.dir: expected a non-empty string, got null"],
-    [{ context: { threshold: 0 } }, "context.threshold: expected a positive integer, got 0"],
-    [{ context: { keepLastTurns: -1 } }, "context.keepLastTurns: expected an integer >= 0, got -1"],
+    [{ context: { threshold: 0 } }, "context.threshold: expected an integer from 1 to 10000000, got 0"],
+    [{ context: { keepLastTurns: -1 } }, "context.keepLastTurns: expected an integer from 0 to 100, got -1"],
     [{ skills: { dirs: "~/skills" } }, 'skills.dirs: expected an array, got "~/skills"'],
     [{ skills: { dirs: ["ok", 1] } }, "skills.dirs[1]: expected a non-empty string, got 1"],
-    [{ tools: { bashTimeoutSeconds: -1 } }, "tools.bashTimeoutSeconds: expected a positive number, got -1"],
-    [{ tools: { maxOutputBytes: "30k" } }, 'tools.maxOutputBytes: expected a positive integer, got "30k"'],
+    [{ tools: { bashTimeoutSeconds: -1 } }, "tools.bashTimeoutSeconds: expected a number above 0, at most 86400, got -1"],
+    [{ tools: { maxOutputBytes: "30k" } }, 'tools.maxOutputBytes: expected an integer from 1 to 10000000, got "30k"'],
     [{ tools: { sandbox: "on" } }, 'tools.sandbox: expected "off" or "workspace", got "on"'],
     [{ tools: { writable: "/x" } }, 'tools.writable: expected an array, got "/x"'],
     [{ tools: { writable: ["/x", ""] } }, 'tools.writable[1]: expected a non-empty string, got ""'],
     [{ tools: { network: "no" } }, 'tools.network: expected true or false, got "no"'],
     [{ tools: { hidden: [null] } }, "tools.hidden[0]: expected a non-empty string, got null"],
     [{ tools: { hiddenEnv: ["GITHUB-TOKEN"] } }, 'tools.hiddenEnv[0]: expected an environment variable name, got "GITHUB-TOKEN"'],
-    [{ turn: { maxSteps: 0 } }, "turn.maxSteps: expected a positive integer, got 0"],
-    [{ loop: { repeats: true } }, "loop.repeats: expected a positive integer, got true"],
+    [{ turn: { maxSteps: 0 } }, "turn.maxSteps: expected an integer from 1 to 10000, got 0"],
+    [{ loop: { repeats: true } }, "loop.repeats: expected an integer from 1 to 100, got true"],
+    // Every limit has an upper bound (issue 36): no file lifts one past what mm can hold.
+    [{ model: { contextWindow: 10_000_001 } }, "model.contextWindow: expected an integer from 1 to 10000000, got 10000001"],
+    [{ context: { threshold: 1e12 } }, "context.threshold: expected an integer from 1 to 10000000, got 1000000000000"],
+    [{ context: { keepLastTurns: 101 } }, "context.keepLastTurns: expected an integer from 0 to 100, got 101"],
+    [{ tools: { bashTimeoutSeconds: 86_401 } }, "tools.bashTimeoutSeconds: expected a number above 0, at most 86400, got 86401"],
+    [{ tools: { maxOutputBytes: 1e12 } }, "tools.maxOutputBytes: expected an integer from 1 to 10000000, got 1000000000000"],
+    [{ turn: { maxSteps: 10_001 } }, "turn.maxSteps: expected an integer from 1 to 10000, got 10001"],
+    [{ loop: { repeats: 101 } }, "loop.repeats: expected an integer from 1 to 100, got 101"],
     [{ acp: { surface: "everything" } }, 'acp.surface: expected "spec" or "full", got "everything"'],
     [{ acp: { mode: "full" } }, "acp.mode: unknown key"],
     [{ modle: {} }, "modle: unknown key (did you mean model?)"],

@@ -73,9 +73,11 @@ const chosenFiles = (inputs: ConfigInputs): Result<Chosen, ConfigError> =>
       const projectPath = files.project;
       return fileConfigOf(projectPath).map((projectFile) => {
         const trusted = isTrusted(userFile, inputs.cwd, inputs.home);
-        const part = trusted ? { file: projectFile, notices: [] } : untrustedPart(projectFile, projectPath, inputs.cwd);
+        const part = trusted
+          ? { file: projectFile, notices: [] }
+          : untrustedPart(projectFile, userFile, projectPath, inputs.cwd, (dir) => expandPath(dir, inputs.cwd, inputs.home));
         const { projects: _ignored, ...projectKeys } = part.file;
-        const source = `${files.user !== undefined ? `${files.user} + ` : ""}${projectPath}${trusted ? " (trusted)" : " (project: safe keys only)"}`;
+        const source = `${files.user !== undefined ? `${files.user} + ` : ""}${projectPath}${trusted ? " (trusted)" : " (project: may only narrow)"}`;
         return { file: layered(userFile, projectKeys), source, notices: part.notices };
       });
     });
