@@ -16,14 +16,15 @@
  *   with the one decided on (a directory swapped for a link between the walk and the open is caught);
  * - it must be a regular file of at most `maxBytes`, and text (no NUL byte).
  */
-import { open, readlink, realpath } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { open, readlink } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import type { FsError } from "../core-types.js";
 import { fsErrorOf } from "../files/fs-error.js";
 import { SAFE_READ_FLAGS } from "../files/safe-read-flags.js";
 import { resolveInView } from "../sandbox/resolve-in-view.js";
 import { isWithin, type SandboxView } from "../sandbox/sandbox-view.js";
+import { realPathOf } from "./real-path.js";
 
 /** Default cap of a confined read: 1 MiB (instructions, not data). */
 export const DEFAULT_CONFINED_READ_BYTES = 1024 * 1024;
@@ -49,16 +50,6 @@ const LINK_LOOP = "refused: too many levels of symbolic links";
 
 /** A view in which every path is the host's own: no private /tmp. */
 const hostView = (root: string): SandboxView => ({ cwd: root, writable: [], home: "/", privateTmp: "/tmp" });
-
-/** The path with every existing link resolved; the part that does not exist yet kept as written. */
-const realPathOf = async (path: string): Promise<string> => {
-  try {
-    return await realpath(path);
-  } catch {
-    const parent = dirname(path);
-    return parent === path ? path : join(await realPathOf(parent), basename(path));
-  }
-};
 
 type Decided = { readonly host: string };
 

@@ -6,10 +6,9 @@
  * `/tmp/x` leads to the private /tmp), and the path decided on is the one opened, so a symlink in the
  * project cannot lead a write or a read elsewhere; a write through a link to nothing is refused.
  */
-import { realpath } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
 import { err, ok, okAsync, ResultAsync, type Result } from "neverthrow";
 import type { FileSystem, FsError } from "../core-types.js";
+import { realPathOf } from "../boundary/real-path.js";
 import { DANGLING_LINK_MESSAGE } from "../files/node-file-system.js";
 import { resolveInView } from "./resolve-in-view.js";
 import { hiddenPathsFor, readOnlyPathsFor, type SandboxSettings } from "./sandbox-settings.js";
@@ -28,16 +27,6 @@ export const HIDDEN_MESSAGE = "hidden by the sandbox (a secret: the built-in lis
 export const READ_ONLY_MESSAGE = "refused by the sandbox: the sessions directory is read-only for commands and file tools (mm writes it itself)";
 export const OUTSIDE_MESSAGE =
   "refused by the sandbox: only the session's directory, /tmp and tools.writable are writable; write inside the project, or ask the user to add the directory to tools.writable";
-
-/** The path with every existing link resolved; the part that does not exist yet is kept as written. */
-const realPathOf = async (path: string): Promise<string> => {
-  try {
-    return await realpath(path);
-  } catch {
-    const parent = dirname(path);
-    return parent === path ? path : join(await realPathOf(parent), basename(path));
-  }
-};
 
 type Access = "read" | "write";
 
