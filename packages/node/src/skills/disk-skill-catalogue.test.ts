@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -212,5 +212,39 @@ describe("skill front matter", () => {
     expect(splitFrontMatter("---\nname: a\n---\n\n\nBody\n")).toEqual({ frontMatter: "name: a", body: "Body\n" });
     expect(splitFrontMatter("---\n---\n")).toEqual({ frontMatter: "", body: "" });
     expect(splitFrontMatter("text\n---\nname: a\n---\n")).toBeUndefined();
+  });
+});
+
+// Issue 36: SKILL.md and the files listed go through the host's one boundary.
+describe("loadDiskSkillCatalogue through the boundary", () => {
+  it("refuses a SKILL.md swapped for a link out of the folder at read, and at start a hidden one", async () => {
+    await put("skills/deploy/SKILL.md", skillMd("deploy", "Deploy."));
+    await put("outside.md", skillMd("deploy", "Deploy.", "outside text\n"));
+    await put("home/.ssh/id_rsa", skillMd("stolen", "Key.", "PRIVATE KEY\n"));
+    await symlink(join(root, "home/.ssh/id_rsa"), join(root, "skills/stolen"));
+    await mkdir(join(root, "skills/keyed"));
+    await symlink(join(root, "home/.ssh/id_rsa"), join(root, "skills/keyed/SKILL.md"));
+    const warnings: string[] = [];
+    const catalogue = await loadDiskSkillCatalogue([join(root, "skills")], (line) => warnings.push(line), { home: join(root, "home"), hidden: [] });
+    expect(catalogue.list().map((s) => s.name)).toEqual(["deploy"]);
+    expect(warnings.join("\n")).toContain("keyed: cannot read SKILL.md (refused: a hidden path");
+    await rm(join(root, "skills/deploy/SKILL.md"));
+    await symlink("../../outside.md", join(root, "skills/deploy/SKILL.md"));
+    const refused = (await catalogue.read("deploy"))._unsafeUnwrapErr();
+    expect(refused).toMatchObject({ kind: "io", name: "deploy" });
+    expect(JSON.stringify(refused)).toContain(`refused: it leads out of ${join(root, "skills/deploy")}`);
+  });
+
+  it("lists a link that stays in the folder, not one out of it nor into a hidden path, and enters no linked directory", async () => {
+    await put("skills/deploy/SKILL.md", skillMd("deploy", "Deploy."));
+    await put("skills/deploy/run.sh", "echo\n");
+    await put("elsewhere/big/a.txt", "a\n");
+    await put("skills/deploy/.env", "KEY=1\n");
+    await symlink("run.sh", join(root, "skills/deploy/in.sh"));
+    await symlink("../../elsewhere/big/a.txt", join(root, "skills/deploy/out.txt"));
+    await symlink(join(root, "elsewhere/big"), join(root, "skills/deploy/dir-out"));
+    await symlink(".env", join(root, "skills/deploy/env-link"));
+    const catalogue = await loadDiskSkillCatalogue([join(root, "skills")], () => undefined, { home: join(root, "home"), hidden: [".env"] });
+    expect((await catalogue.read("deploy"))._unsafeUnwrap().files).toEqual(["in.sh", "run.sh"]);
   });
 });
