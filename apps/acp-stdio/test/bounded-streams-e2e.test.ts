@@ -6,11 +6,12 @@
  * why, and nothing is asked twice. And a redirect from the model server: followed within its origin,
  * refused to another (which never sees a request, so never the key), naming where it pointed.
  */
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startEndlessServer, startFakeOpenAI, status, text, type EndlessKind, type EndlessServer, type FakeOpenAI } from "@mm/fake-openai";
 import { removeTempDirs, tempDir } from "./faults/helpers.js";
-import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import { BIN, spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
 
 const MiB = 1024 * 1024;
 const KEY = "sk-bounds-0123456789abcdef";
@@ -48,7 +49,7 @@ const rssOf = (pid: number): number => {
  * Samples the agent's RSS every few milliseconds from now on: the baseline, the peak. Past 600 MiB over
  * the baseline the agent is killed, so the old code's growth never takes the machine's memory.
  */
-const sampleRss = (agent: SpawnedAgent) => {
+const sampleRss = (agent: Pick<SpawnedAgent, "child">) => {
   const pid = agent.child.pid!;
   const baseline = rssOf(pid);
   let peak = baseline;
@@ -77,28 +78,32 @@ const failedPrompt = (client: Parameters<Parameters<SpawnedAgent["run"]>[0]>[0],
   );
 
 describe("an event stream that never ends a line, from the model server", () => {
-  it.each(["data-line", "comment-line"] as const)("an endless %s: the step fails in one line, asked once, the agent's memory flat", async (kind) => {
-    const server = await flood(kind);
-    const baseURL = `${server.origin}/v1`;
-    const cwd = tempDir("bounded-model");
-    const agent = spawnAgent({ cwd, env: { MM_BASE_URL: baseURL, MM_MODEL: "fake-model", OPENAI_API_KEY: KEY, XDG_CONFIG_HOME: cwd } });
-    let growth = 0;
-    const error = await agent.run(async (client) => {
-      const rss = sampleRss(agent);
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      const line = await failedPrompt(client, sessionId);
-      await server.idle();
-      growth = rss.growth();
-      return line;
-    });
-    await stop(agent);
-    expect(error).toBe(
-      `the model server at ${baseURL} sent over 8 MiB of an event stream without ending an event (a line that never ends?); stopped, not retried`,
-    );
-    expect(server.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(1);
-    expect(agent.stderr()).not.toContain("retry");
-    expect(growth).toBeLessThan(100 * MiB);
-  }, 60_000);
+  it.each(["data-line", "comment-line"] as const)(
+    "an endless %s: the step fails in one line, asked once, the agent's memory flat",
+    async (kind) => {
+      const server = await flood(kind);
+      const baseURL = `${server.origin}/v1`;
+      const cwd = tempDir("bounded-model");
+      const agent = spawnAgent({ cwd, env: { MM_BASE_URL: baseURL, MM_MODEL: "fake-model", OPENAI_API_KEY: KEY, XDG_CONFIG_HOME: cwd } });
+      let growth = 0;
+      const error = await agent.run(async (client) => {
+        const rss = sampleRss(agent);
+        const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+        const line = await failedPrompt(client, sessionId);
+        await server.idle();
+        growth = rss.growth();
+        return line;
+      });
+      await stop(agent);
+      expect(error).toBe(
+        `the model server at ${baseURL} sent over 8 MiB of an event stream without ending an event (a line that never ends?); stopped, not retried`,
+      );
+      expect(server.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(1);
+      expect(agent.stderr()).not.toContain("retry");
+      expect(growth).toBeLessThan(100 * MiB);
+    },
+    60_000,
+  );
 });
 
 describe("GET /models that never ends", () => {
@@ -120,6 +125,30 @@ describe("GET /models that never ends", () => {
     expect(server.requests.map((r) => r.path)).toEqual(["/v1/models"]);
     expect(growth).toBeLessThan(100 * MiB);
     expect(agent.problems).toEqual([]);
+  }, 60_000);
+});
+
+describe("mm-acp --setup against GET /models that never ends", () => {
+  it("says why in one line, the answer read no further than its bound, the process's memory flat", async () => {
+    const server = await flood("json");
+    const home = tempDir("bounded-setup");
+    const child = spawn(process.execPath, [BIN, "--setup"], { cwd: home, env: { PATH: process.env.PATH ?? "", HOME: home } });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));
+    const closed = new Promise((resolve) => child.on("close", resolve));
+    // The baseline once the setup asks its first question (Node and mm loaded).
+    await new Promise((resolve) => (child.stdout.once("data", resolve), child.stderr.once("data", resolve)));
+    const rss = sampleRss({ child });
+    child.stdin.end(`${server.origin}/v1\n\nfake-model\n`);
+    await server.idle();
+    const growth = rss.growth();
+    await closed;
+    expect(output).toContain(
+      `mm-acp: the server did not answer: the model server at ${server.origin}/v1 sent an answer of over 16 MiB; stopped, not retried; the model's name cannot be checked`,
+    );
+    expect(server.requests.map((r) => r.path)).toEqual(["/v1/models"]);
+    expect(growth).toBeLessThan(100 * MiB);
   }, 60_000);
 });
 

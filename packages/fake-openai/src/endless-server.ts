@@ -18,7 +18,7 @@ export type EndlessServer = {
   readonly requests: readonly EndlessRequest[];
   /** Bytes written so far, over every answer. */
   readonly written: () => number;
-  /** Resolves when no answer is being written (each ended: the client left, or a limit). */
+  /** Resolves once a request came and no answer is being written (each ended: the client left, or a limit). */
   readonly idle: () => Promise<void>;
   readonly close: () => Promise<void>;
 };
@@ -85,7 +85,7 @@ export const startEndlessServer = async (options: EndlessOptions): Promise<Endle
     origin: `http://127.0.0.1:${port}`,
     requests,
     written: () => written,
-    idle: () => (active === 0 ? Promise.resolve() : new Promise((resolve) => onIdle.push(resolve))),
+    idle: () => (active === 0 && requests.length > 0 ? Promise.resolve() : new Promise((resolve) => onIdle.push(resolve))),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
