@@ -123,6 +123,33 @@ describe("bashShell", () => {
     expect(isRunning(pidIn(result.output))).toBe(false);
   });
 
+  it("on timeout, kills the jobs that moved to groups of their own inside the command's session (set -m, GNU timeout)", async () => {
+    const result = await run("set -m; sleep 31 & echo $!; timeout 40 sleep 32 & echo $!; wait", { timeoutMs: 300 });
+    expect(result.timedOut).toBe(true);
+    const pids = [...result.output.matchAll(/\d+/g)].map((match) => Number(match[0]));
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) {
+      for (let tries = 0; tries < 40 && isRunning(pid); tries++) await new Promise((r) => setTimeout(r, 25));
+      expect(isRunning(pid)).toBe(false);
+    }
+  });
+
+  it("signalAll reaches a job a returned command left in a group of its own; the session is untracked once empty", async () => {
+    const told: string[] = [];
+    const reaper = { track: (id: number) => void told.push(`+ ${id}`), untrack: (id: number) => void told.push(`- ${id}`), removeAtEnd: () => undefined };
+    const shell = bashShell({ reaper });
+    const result = (await shell.run(request("set -m; sleep 33 >/dev/null 2>&1 & echo $!")))._unsafeUnwrap();
+    const job = pidIn(result.output);
+    expect(isRunning(job)).toBe(true);
+    expect(told).toHaveLength(1);
+    const session = told[0]!.slice(2);
+    expect(shell.signalAll("SIGKILL")).toBe(1);
+    for (let tries = 0; tries < 40 && isRunning(job); tries++) await new Promise((r) => setTimeout(r, 25));
+    expect(isRunning(job)).toBe(false);
+    for (let tries = 0; tries < 200 && !told.includes(`- ${session}`); tries++) await new Promise((r) => setTimeout(r, 25));
+    expect(told).toEqual([`+ ${session}`, `- ${session}`]);
+  });
+
   it("waits for a background child holding the output, until the timeout kills it", async () => {
     const result = await run("sleep 30 & echo $!", { timeoutMs: 300 });
     expect(result).toMatchObject({ timedOut: true, exitCode: 0 });

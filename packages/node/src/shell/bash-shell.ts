@@ -1,7 +1,8 @@
 /**
- * bashShell: the Shell port on `bash -c`, run in its own process group with stdout and stderr merged
- * into one bounded buffer (and handed to the request's listener as they come). Timeout and abort kill
- * the whole group (TERM, then KILL).
+ * bashShell: the Shell port on `bash -c`, run in a session of its own (which is also its process
+ * group) with stdout and stderr merged into one bounded buffer (and handed to the request's listener
+ * as they come). Timeout and abort kill the whole session, jobs moved to groups of their own included
+ * (TERM, then KILL).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { stat } from "node:fs/promises";
@@ -10,7 +11,7 @@ import type { CommandWrapper } from "./command-wrapper.js";
 import type { Shell, ShellError, ShellRequest, ShellResult } from "../core-types.js";
 import { boundedOutput } from "./output-buffer.js";
 import { NO_REAPER, type Reaper } from "./reaper.js";
-import { signalGroup, terminateGroup } from "./process-group.js";
+import { sessionsAlive, signalSessions, terminateSession } from "./process-group.js";
 
 /** Options of {@link bashShell}. */
 export type BashShellOptions = {
@@ -29,7 +30,7 @@ export type BashShellOptions = {
    * a command can read it from the agent's `/proc/<pid>/environ`); values under 8 characters are not.
    */
   readonly redact?: readonly (string | undefined)[];
-  /** Told of every process group started and ended, to kill those left if the agent dies (reaper.ts). */
+  /** Told of every command's session started and ended, to kill what is left if the agent dies (reaper.ts). */
   readonly reaper?: Reaper;
 };
 
@@ -39,9 +40,9 @@ export const REDACTED = "[redacted: a secret of the agent's]";
 /** The Shell port on local bash, plus what the process needs when it ends. */
 export type BashShell = Shell & {
   /**
-   * Sends `signal` to every process group this shell started that may still have members (commands
-   * running now, and background jobs they left behind); returns how many groups were signalled.
-   * Synchronous, so it also works in a process `exit` handler.
+   * Sends `signal` to every process of every session this shell started that may still have members
+   * (commands running now, and background jobs they left behind, in whatever group); returns how many
+   * sessions had a process signalled. Synchronous, so it also works in a process `exit` handler.
    */
   readonly signalAll: (signal: NodeJS.Signals) => number;
 };
@@ -55,6 +56,8 @@ export type BashShell = Shell & {
 const MERGE_THEN_RUN =
   'for __mm_fd in /proc/$$/fd/*; do __mm_fd=${__mm_fd##*/}; case $__mm_fd in 0|1|2) ;; *) eval "exec $__mm_fd>&-" 2>/dev/null ;; esac; done; unset __mm_fd; exec "$0" -c "$1" 2>&1';
 const MAX_TIMER_MS = 2_147_483_647;
+/** How long after a command ends the sessions are checked for emptiness (one pass over /proc for all). */
+const PRUNE_DELAY_MS = 1000;
 
 type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | null };
 type StopReason = "timeout" | "abort";
@@ -148,7 +151,7 @@ const supervise = (child: ChildProcess, request: ShellRequest, timing: Timing): 
     const stop = (reason: StopReason): void => {
       if (stopReason !== null || settled || child.pid === undefined) return;
       stopReason = reason;
-      void terminateGroup(child.pid, { graceMs: timing.killGraceMs, pollMs: 50 }).then(() => {
+      void terminateSession(child.pid, { graceMs: timing.killGraceMs, pollMs: 50 }).then(() => {
         groupDone = true;
         maybeFinish();
         setTimeout(() => {
@@ -189,36 +192,45 @@ const supervise = (child: ChildProcess, request: ShellRequest, timing: Timing): 
 const cancelledBeforeStart: ShellResult = { output: "", exitCode: null, signal: null, timedOut: false, cancelled: true };
 
 /**
- * The Shell port on local bash. A command runs as `bash -c command` in `request.cwd`, in its own
- * process group, stdin closed. The result comes once bash has exited and its output is closed; after
- * a timeout or abort, once the group is gone or SIGKILLed (output pipes still held by a process
- * outside the group are then abandoned after a short grace). A missing cwd, a bash that cannot
+ * The Shell port on local bash. A command runs as `bash -c command` in `request.cwd`, leading its own
+ * session and process group, stdin closed. The result comes once bash has exited and its output is
+ * closed; after a timeout or abort, once the session is empty or SIGKILLed (output pipes still held by
+ * a process outside it are then abandoned after a short grace). A missing cwd, a bash that cannot
  * start or a command the wrapper refuses fails `spawn`; nothing throws.
  */
 export const bashShell = (options: BashShellOptions = {}): BashShell => {
   const bashPath = options.bashPath ?? "bash";
   const wrapper = options.wrapper;
   const timing: Timing = { killGraceMs: options.killGraceMs ?? 2000, pipeGraceMs: options.pipeGraceMs ?? 250 };
-  /** Groups started and maybe still populated; pruned as they empty, so it stays small. */
-  const groups = new Set<number>();
+  /**
+   * Sessions started (each command's pid) and maybe still populated. Whether one has emptied takes a
+   * pass over /proc (a job may have left bash's group), so that is done off every command's way: one
+   * pass, PRUNE_DELAY_MS after a command ends, for all of them. They are untracked as they empty, so a
+   * pid the kernel reuses is never killed by mistake.
+   */
+  const sessions = new Set<number>();
   const reaper = options.reaper ?? NO_REAPER;
-  const forget = (pgid: number): void => {
-    groups.delete(pgid);
-    reaper.untrack(pgid);
+  let pruneTimer: ReturnType<typeof setTimeout> | undefined;
+  const forget = (sid: number): void => {
+    sessions.delete(sid);
+    reaper.untrack(sid);
   };
   const prune = (): void => {
-    for (const pgid of groups) if (!signalGroup(pgid, 0)) forget(pgid);
+    pruneTimer = undefined;
+    const alive = sessionsAlive(sessions);
+    for (const sid of sessions) if (!alive.has(sid)) forget(sid);
+  };
+  const pruneSoon = (): void => {
+    if (pruneTimer !== undefined || sessions.size === 0) return;
+    pruneTimer = setTimeout(prune, PRUNE_DELAY_MS);
+    pruneTimer.unref?.();
   };
   const track = (child: ChildProcess): ChildProcess => {
-    prune();
     if (child.pid !== undefined) {
-      groups.add(child.pid);
+      sessions.add(child.pid);
       reaper.track(child.pid);
     }
     return child;
-  };
-  const untrackIfEmpty = (pgid: number | undefined): void => {
-    if (pgid !== undefined && !signalGroup(pgid, 0)) forget(pgid);
   };
   const secrets = (options.redact ?? []).filter((secret): secret is string => secret !== undefined && secret.length >= 8);
   const redacted = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
@@ -234,7 +246,7 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
           (child) =>
             new ResultAsync(
               supervise(child, request, timing).then((result) => {
-                untrackIfEmpty(child.pid);
+                pruneSoon();
                 return result;
               }),
             ),
@@ -243,12 +255,9 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
         .map((result) => (secrets.length === 0 ? result : { ...result, output: redacted(result.output) }));
     },
     signalAll: (signal) => {
-      let signalled = 0;
-      for (const pgid of groups) {
-        if (signalGroup(pgid, signal)) signalled += 1;
-        else forget(pgid);
-      }
-      return signalled;
+      const signalled = signalSessions(sessions, signal);
+      for (const sid of sessions) if (!signalled.has(sid)) forget(sid);
+      return signalled.size;
     },
   };
 };

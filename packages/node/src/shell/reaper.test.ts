@@ -4,7 +4,7 @@
  * killed the way an editor kills it.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,6 +46,31 @@ describe("startReaper", () => {
     expect(agent.signal).toBe("SIGKILL");
     expect(await waitFor(() => !isGroupAlive(pgid) && !existsSync(dir), 5_000)).toBe(true);
     expect(existsSync(root)).toBe(true);
+  });
+
+  it("kills every process of a listed session, one that moved to a group of its own included", async () => {
+    // A command's leader (a session of its own, as Node's `detached` makes it) whose job left its group.
+    const leader = spawn("bash", ["-c", "set -m; sleep 61 >/dev/null 2>&1 & echo $!; sleep 62"], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
+    const sid = leader.pid as number;
+    leader.unref();
+    const job = Number(await new Promise<string>((resolve) => leader.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString()))));
+    const stat = readFileSync(`/proc/${job}/stat`, "utf8");
+    const [pgrp, session] = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .slice(2, 4)
+      .map(Number);
+    expect(pgrp).not.toBe(sid);
+    expect(session).toBe(sid);
+    const script = [
+      `import { startReaper } from ${JSON.stringify(reaperModule)};`,
+      "const reaper = startReaper();",
+      `reaper.track(${sid});`,
+      "setTimeout(() => process.kill(process.pid, 'SIGKILL'), 300);",
+    ].join("\n");
+    const agent = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 20_000 });
+    expect(agent.signal).toBe("SIGKILL");
+    expect(await waitFor(() => !isGroupAlive(sid) && !isGroupAlive(job), 5_000)).toBe(true);
   });
 
   it("starts its bash at the first group it is told of, not before", () => {
