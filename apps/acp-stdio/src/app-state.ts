@@ -3,12 +3,13 @@
  * capabilities, and the ways to send updates and log. A record passed to each handler.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { Agent } from "@mm/core";
+import type { Agent, PermissionRules } from "@mm/core";
 import type { McpServerSpec } from "@mm/mcp";
 import type { Secrets } from "@mm/node";
 import type { MmConfig } from "./config/index.js";
 import type { McpSessions } from "./mcp-sessions.js";
 import type { ModelChoices } from "./model-choices.js";
+import type { RuleBook } from "./permissions/rule-book.js";
 import type { AfterResponse } from "./stdio/after-response.js";
 
 export type Peer = {
@@ -37,6 +38,8 @@ export type AppState = {
   readonly knownCwds: Map<string, string>;
   /** The process's cwd: `session/list` without a `cwd` lists the sessions of this one. */
   readonly processCwd: string;
+  /** The permission rules ("full" surface): those remembered per project, and the configuration's. */
+  readonly rules?: { readonly book: RuleBook; readonly configured: PermissionRules };
   /** The sessions' MCP servers ("full" surface). */
   readonly mcp: McpSessions;
   /** The secrets mm holds (boundary/secrets.ts), when the host keeps them: what is told of MCP servers is redacted. */

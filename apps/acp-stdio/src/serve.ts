@@ -26,13 +26,12 @@ import { envSecrets, headerSecrets, MEMORY_UNDO_LIMITS, memoryUndoStore, nodeUnd
 import type { McpServerSpec } from "@mm/mcp";
 import type { MmConfig } from "./config/index.js";
 import { editorFileSystems } from "./acp-file-system.js";
-import { acpPermissionGate } from "./acp-permission-gate.js";
 import { compactionIds, createNotify, type AppState, type Peer } from "./app-state.js";
 import { AGENT_INFO } from "./agent-info.js";
 import { mcpSessions } from "./mcp-sessions.js";
 import { modelChoices, type ModelLister } from "./model-choices.js";
+import { permissionsFor } from "./permissions/gate-for.js";
 import { registerHandlers } from "./register-handlers.js";
-import { withSandboxTitle } from "./translate/sandbox-title.js";
 import { withAfterResponse, type Transport } from "./stdio/after-response.js";
 
 export type AppPorts = {
@@ -123,15 +122,15 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
   const editorFs = editorFileSystems(peer, ports.fs);
   const confine = ports.confineFiles;
   const sessionFs: AgentDeps["sessionFs"] = confine === undefined ? editorFs : (session) => confine(editorFs(session) ?? ports.fs, () => session.cwd);
-  const sandboxed = config.tools.sandbox === "workspace";
   const undo = undoOf(config, ports, options.stateDir);
+  const permissions = permissionsFor(config, peer, options.stateDir, log, warn);
   const deps: AgentDeps = {
     model: ports.model,
     fs: ports.fs,
     ...(ports.contextFiles !== undefined ? { contextFiles: ports.contextFiles } : {}),
     shell: ports.shell,
     skills: ports.skills,
-    gate: sandboxed ? acpPermissionGate(peer, withSandboxTitle) : acpPermissionGate(peer),
+    gate: permissions.gate,
     clock: ports.clock,
     random: ports.random,
     store: ports.store,
@@ -170,6 +169,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     models: modelChoices(ports.listModels, [config.model.name, ...config.model.choices]),
     knownCwds: new Map(),
     processCwd: options.cwd ?? "/",
+    ...(permissions.book !== undefined ? { rules: { book: permissions.book, configured: config.permissions } } : {}),
     ...(ports.secrets !== undefined ? { secrets: ports.secrets, mcpSecrets: mcpSecretsOf(ports.secrets, ports.commandEnv ?? {}) } : {}),
     mcp: mcpSessions(ports.commandEnv ?? {}, AGENT_INFO.version, config.tools.bashTimeoutSeconds * 1000, ports.onProcessGroup),
   };

@@ -20,4 +20,5 @@ export const testConfig = (): MmConfig => ({
   turn: { maxSteps: 100 },
   loop: { repeats: 3 },
   acp: { surface: "spec" },
+  permissions: { allow: [], ask: [], deny: [] },
 });

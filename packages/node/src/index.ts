@@ -14,4 +14,5 @@ export * from "./change-tracking/index.js";
 export * from "./system/index.js";
 export * from "./sandbox/index.js";
 export * from "./undo/index.js";
+export * from "./permissions/index.js";
 export * from "./boundary/index.js";

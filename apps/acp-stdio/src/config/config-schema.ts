@@ -49,6 +49,8 @@ export const configFileSchema = object(
     turn: section({ maxSteps: optional(integerUpTo(1, LIMIT_MAX.maxSteps)) }),
     loop: section({ repeats: optional(integerUpTo(1, LIMIT_MAX.repeats)) }),
     acp: section({ surface: optional(oneOf(["spec", "full"])) }),
+    /** Permission rules (the full surface): rule words (`npm test`), or `edits` / `reads` for the file tools. */
+    permissions: section({ allow: optional(array(nonEmptyString)), ask: optional(array(nonEmptyString)), deny: optional(array(nonEmptyString)) }),
     /** Read from the user's own file only: projects whose `.mm/config.json` may set every key. */
     projects: section({ trusted: optional(array(nonEmptyString)) }),
     /** A JSON Schema reference for editors; ignored. */

@@ -61,6 +61,11 @@ export type MmConfig = {
   readonly turn: { readonly maxSteps: number };
   readonly loop: { readonly repeats: number };
   readonly acp: { readonly surface: AcpSurface };
+  /**
+   * Permission rules (the full surface): rule words a command's words begin with, `edits` and `reads`
+   * for the file tools. `allow` only from the user's own file; a project's file adds to `ask` and `deny`.
+   */
+  readonly permissions: { readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
 };
 
 /** The result of loading: the configuration and the file it came from (null when none was used). */

@@ -61,6 +61,7 @@ describe("loadConfig defaults", () => {
       turn: { maxSteps: 100 },
       loop: { repeats: 3 },
       acp: { surface: "spec" },
+      permissions: { allow: [], ask: [], deny: [] },
     });
   });
 
@@ -100,6 +101,7 @@ describe("loadConfig defaults", () => {
       turn: { maxSteps: 7 },
       loop: { repeats: 4 },
       acp: { surface: "full" },
+      permissions: { allow: ["npm test", "edits"], ask: ["git push"], deny: ["rm -rf /"] },
       $schema: "https://example.com/mm.schema.json",
     };
     box.write(join(box.home, ".config/mm/config.json"), file);
@@ -117,7 +119,20 @@ describe("loadConfig defaults", () => {
       turn: file.turn,
       loop: file.loop,
       acp: file.acp,
+      permissions: file.permissions,
     });
+  });
+
+  // Issue 38: a repository can never grant itself anything; it may add ask and deny rules.
+  it("refuses a project's permissions.allow (named in a notice) and adds its ask and deny to the user's", () => {
+    const box = sandbox();
+    box.write(join(box.home, ".config/mm/config.json"), { permissions: { allow: ["npm test"], ask: ["git push"], deny: ["rm -rf /"] } });
+    const local = box.write(join(box.cwd, ".mm/config.json"), { permissions: { allow: ["rm", "curl"], ask: ["make deploy"], deny: ["dd"] } });
+    const { config, notices } = loaded(box.load());
+    expect(config.permissions).toEqual({ allow: ["npm test"], ask: ["git push", "make deploy"], deny: ["rm -rf /", "dd"] });
+    expect(notices).toContain(
+      `mm-acp: ${local}: permissions.allow ignored: a project's configuration may add ask and deny rules, never allow ones (a repository cannot grant itself anything); put allow rules in your own config file`,
+    );
   });
 });
 

@@ -58,6 +58,25 @@ const merge = (file: FileConfig, env: EnvOverrides, inputs: ConfigInputs): MmCon
     turn: { ...DEFAULTS.turn, ...file.turn },
     loop: { ...DEFAULTS.loop, ...file.loop },
     acp: { surface: env.surface ?? file.acp?.surface ?? DEFAULTS.acp.surface },
+    permissions: { allow: file.permissions?.allow ?? [], ask: file.permissions?.ask ?? [], deny: file.permissions?.deny ?? [] },
+  };
+};
+
+/**
+ * A project's `permissions`, trusted or not: its `allow` refused (a repository never grants itself
+ * anything; named in a notice), its `ask` and `deny` added to the user's.
+ */
+const permissionsOfProject = (project: FileConfig, user: FileConfig, path: string): { readonly file: FileConfig; readonly notices: readonly string[] } => {
+  const rules = project.permissions;
+  if (rules === undefined) return { file: project, notices: [] };
+  const union = (mine: readonly string[] | undefined, theirs: readonly string[] | undefined) => [...new Set([...(mine ?? []), ...(theirs ?? [])])];
+  const notices =
+    rules.allow !== undefined
+      ? [`mm-acp: ${path}: permissions.allow ignored: a project's configuration may add ask and deny rules, never allow ones (a repository cannot grant itself anything); put allow rules in your own config file`]
+      : [];
+  return {
+    file: { ...project, permissions: { ask: union(user.permissions?.ask, rules.ask), deny: union(user.permissions?.deny, rules.deny) } },
+    notices,
   };
 };
 
@@ -71,14 +90,15 @@ const chosenFiles = (inputs: ConfigInputs): Result<Chosen, ConfigError> =>
     return user.andThen((userFile) => {
       if (files.project === undefined) return ok({ file: userFile, source: files.user ?? null, notices: [] });
       const projectPath = files.project;
-      return fileConfigOf(projectPath).map((projectFile) => {
+      return fileConfigOf(projectPath).map((asWritten) => {
+        const { file: projectFile, notices: refused } = permissionsOfProject(asWritten, userFile, projectPath);
         const trusted = isTrusted(userFile, inputs.cwd, inputs.home);
         const part = trusted
           ? { file: projectFile, notices: [] }
           : untrustedPart(projectFile, userFile, projectPath, inputs.cwd, (dir) => expandPath(dir, inputs.cwd, inputs.home));
         const { projects: _ignored, ...projectKeys } = part.file;
         const source = `${files.user !== undefined ? `${files.user} + ` : ""}${projectPath}${trusted ? " (trusted)" : " (project: may only narrow)"}`;
-        return { file: layered(userFile, projectKeys), source, notices: part.notices };
+        return { file: layered(userFile, projectKeys), source, notices: [...refused, ...part.notices] };
       });
     });
   });

@@ -66,6 +66,12 @@ export const RULES: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
   loop: { repeats: { kind: "at-most", yours: (user) => user.loop?.repeats ?? DEFAULTS.loop.repeats } },
   acp: { surface: { kind: "only", narrow: "spec", yours: (user) => user.acp?.surface ?? DEFAULTS.acp.surface } },
   projects: { trusted: { kind: "never" } },
+  // config.ts refuses `allow` from any project's file and adds its `ask` and `deny` to the user's.
+  permissions: {
+    allow: { kind: "never" },
+    ask: { kind: "adds", yours: (user) => user.permissions?.ask ?? [] },
+    deny: { kind: "adds", yours: (user) => user.permissions?.deny ?? [] },
+  },
 };
 
 /** Whether the user's file trusts the project at `cwd`. */

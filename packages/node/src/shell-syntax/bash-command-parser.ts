@@ -1,6 +1,6 @@
 /**
  * The `CommandParser` port over tree-sitter-bash (web-tree-sitter, WebAssembly): loaded on first
- * use, from the two `.wasm` files found beside the bundle (`dist/wasm/`) or in node_modules. A command
+ * use, from the two `.wasm` files found beside the bundle (`dist/chunks/`) or in node_modules. A command
  * the grammar does not read without error, or a parser that cannot load, is `parsed: false`: asked.
  */
 import { existsSync } from "node:fs";
@@ -16,7 +16,8 @@ const GRAMMAR = "tree-sitter-bash.wasm";
 
 /** Where the two files are: `dir` when given, beside the bundle (entry or chunk), else node_modules. */
 const wasmPaths = (dir: string | undefined): { readonly runtime: string; readonly grammar: string } | undefined => {
-  const dirs = dir !== undefined ? [dir] : [fileURLToPath(new URL("./wasm/", import.meta.url)), fileURLToPath(new URL("../wasm/", import.meta.url))];
+  // The bundle (apps/acp-stdio/build.mjs) puts them in dist/chunks/: beside a chunk, or under the entry.
+  const dirs = dir !== undefined ? [dir] : [fileURLToPath(new URL("./", import.meta.url)), fileURLToPath(new URL("./chunks/", import.meta.url))];
   for (const d of dirs) {
     if (existsSync(`${d}/${RUNTIME}`) && existsSync(`${d}/${GRAMMAR}`)) return { runtime: `${d}/${RUNTIME}`, grammar: `${d}/${GRAMMAR}` };
   }

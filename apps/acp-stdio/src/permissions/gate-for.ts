@@ -1,0 +1,33 @@
+/**
+ * The permission gate of a configuration: the spec surface's (three options, "Always allow" for the
+ * tool for the session, as docs/acp-surface.md says), or on the full surface the rules gate, its
+ * remembered rules in the user's state dir (`permissions.json`; in memory without one).
+ */
+import { join } from "node:path";
+import type { PermissionGate, ToolCallView } from "@mm/core";
+import { bashCommandParser, rememberedRulesFile } from "@mm/node";
+import { acpPermissionGate } from "../acp-permission-gate.js";
+import type { Peer } from "../app-state.js";
+import type { MmConfig } from "../config/index.js";
+import { withSandboxTitle } from "../translate/sandbox-title.js";
+import { ruleBook, type RuleBook } from "./rule-book.js";
+import { rulesGate } from "./rules-gate.js";
+
+/** The gate, and on the full surface the book of remembered rules (for `/permissions`). */
+export type PermissionsOf = { readonly gate: PermissionGate; readonly book?: RuleBook };
+
+export const permissionsFor = (
+  config: MmConfig,
+  peer: Peer,
+  stateDir: string | undefined,
+  log: (line: string) => void,
+  warn: (line: string) => void,
+): PermissionsOf => {
+  const shown = config.tools.sandbox === "workspace" ? withSandboxTitle : (call: ToolCallView) => call;
+  if (config.acp.surface !== "full") return { gate: acpPermissionGate(peer, shown) };
+  const book = ruleBook(stateDir !== undefined ? rememberedRulesFile(join(stateDir, "permissions.json")) : undefined, warn);
+  const gate = rulesGate({ configured: config.permissions, book, parser: bashCommandParser(), log, warn }, (request, options) =>
+    acpPermissionGate(peer, shown, () => options).ask(request),
+  );
+  return { gate, book };
+};

@@ -1,0 +1,110 @@
+/**
+ * Permissions users can trust (issue 38), through the built binary. The spec surface keeps its three
+ * options and their effects, the names saying what "Always allow" covers. On the full surface a bash
+ * dialog offers "Always allow `<rule>` in this project": the rule `npm test` lets `npm test -- --watch`
+ * run unasked and still asks for `rm x`, `npm test && rm -rf x` and `npm test | sh`; a new process in
+ * the same project runs `npm test` unasked, another project asks. On the old code "Always allow" was
+ * granted by tool name: every later command of the session ran unasked.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type * as acp from "@agentclientprotocol/sdk";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { spawnAgent, stop, type SpawnOptions } from "./spawned-agent.js";
+
+let server: FakeOpenAI;
+let root: string;
+let project: string;
+let state: string;
+let bin: string;
+
+beforeEach(async () => {
+  server = await startFakeOpenAI([]);
+  root = mkdtempSync(join(tmpdir(), "mm-permission-rules-"));
+  project = join(root, "project");
+  state = join(root, "state");
+  bin = join(root, "bin");
+  for (const dir of [project, state, bin, join(root, "config")]) mkdirSync(dir, { recursive: true });
+  // A stand-in npm: the test is about what is asked, not about npm.
+  writeFileSync(join(bin, "npm"), '#!/bin/sh\necho "npm ran: $*"\n');
+  chmodSync(join(bin, "npm"), 0o755);
+});
+afterEach(async () => {
+  await server.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const env = (surface: "spec" | "full"): Record<string, string> => ({
+  MM_BASE_URL: server.url,
+  OPENAI_API_KEY: "sk-test",
+  MM_ACP_SURFACE: surface,
+  XDG_CONFIG_HOME: join(root, "config"),
+  XDG_STATE_HOME: state,
+  PATH: `${bin}:${process.env.PATH ?? ""}`,
+});
+
+const bash = (command: string) => toolCalls([{ name: "bash", arguments: { command } }]);
+const say = (sessionId: string, words: string) => ({ sessionId, prompt: [{ type: "text" as const, text: words }] });
+
+/** One turn in a new session of `cwd`: the model runs `commands` one per step, then answers. */
+const turn = async (commands: readonly string[], cwd: string, options: SpawnOptions) => {
+  server.enqueue(...commands.map(bash), text("done"));
+  const agent = spawnAgent({ cwd, ...options });
+  await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+    await client.request("session/prompt", say(sessionId, "work"));
+  });
+  await stop(agent);
+  expect(agent.problems).toEqual([]);
+  return agent;
+};
+
+const titles = (requests: readonly acp.RequestPermissionRequest[]) => requests.map((r) => r.toolCall.title?.replace(/^bash: /, ""));
+const outputs = (agent: { updates: acp.SessionNotification[] }) =>
+  agent.updates
+    .map((u) => u.update)
+    .filter((u): u is acp.SessionUpdate & { sessionUpdate: "tool_call_update" } => u.sessionUpdate === "tool_call_update" && u.status !== "in_progress")
+    .map((u) => ({ status: u.status, output: (u.rawOutput as { output?: string } | undefined)?.output ?? "" }));
+
+describe("permission rules", () => {
+  it("spec surface: the three options, their names saying what they cover; Always allow still covers the tool for the session", async () => {
+    const agent = await turn(["npm test", "rm -f nothing-here"], project, { env: env("spec"), permission: () => "allow_always" });
+    expect(agent.permissions).toHaveLength(1);
+    expect(agent.permissions[0]!.options).toEqual([
+      { optionId: "allow", name: "Allow", kind: "allow_once" },
+      { optionId: "allow_always", name: "Always allow bash — every command, this session", kind: "allow_always" },
+      { optionId: "reject", name: "Reject", kind: "reject_once" },
+    ]);
+  });
+
+  it("full surface: a rule for `npm test` covers `npm test -- --watch`, not `rm x`, `npm test && rm -rf x` or `npm test | sh`", async () => {
+    const agent = await turn(["npm test", "npm test -- --watch", "rm x", "npm test && rm -rf x", "npm test | sh"], project, {
+      env: env("full"),
+      permission: (request) => (request.toolCall.title === "bash: npm test" ? "allow_always" : "reject"),
+    });
+    expect(titles(agent.permissions)).toEqual(["npm test", "rm x", "npm test && rm -rf x", "npm test | sh"]);
+    expect(agent.permissions[0]!.options).toEqual([
+      { optionId: "allow", name: "Allow once", kind: "allow_once" },
+      { optionId: "allow_always", name: "Always allow `npm test` in this project", kind: "allow_always" },
+      { optionId: "reject", name: "Reject", kind: "reject_once" },
+    ]);
+    // The offer for a compound command is the rule of its first command no rule covers yet.
+    expect(agent.permissions[2]!.options.map((o) => o.name)).toEqual(["Allow once", "Always allow `rm` in this project", "Reject"]);
+    expect(outputs(agent).map((o) => o.status)).toEqual(["completed", "completed", "failed", "failed", "failed"]);
+    expect(outputs(agent)[1]!.output).toContain("npm ran: test -- --watch");
+    expect(agent.stderr()).toContain('rule "npm test" remembered for');
+    const saved = JSON.parse(readFileSync(join(state, "mm/permissions.json"), "utf8")) as { projects: Record<string, string[]> };
+    expect(saved.projects).toEqual({ [project]: ["npm test"] });
+
+    // A new process in the same project: remembered. Another project: asked.
+    const again = await turn(["npm test"], project, { env: env("full"), permission: () => "reject" });
+    expect(again.permissions).toEqual([]);
+    expect(outputs(again)[0]!.output).toContain("npm ran: test");
+    const other = join(root, "other");
+    mkdirSync(other);
+    const elsewhere = await turn(["npm test"], other, { env: env("full"), permission: () => "reject" });
+    expect(titles(elsewhere.permissions)).toEqual(["npm test"]);
+  });
+});

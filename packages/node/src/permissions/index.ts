@@ -1,0 +1,1 @@
+export { rememberedRulesFile, type RememberedRules } from "./remembered-rules-file.js";
