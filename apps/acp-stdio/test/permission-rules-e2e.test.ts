@@ -26,7 +26,7 @@ beforeEach(async () => {
   project = join(root, "project");
   state = join(root, "state");
   bin = join(root, "bin");
-  for (const dir of [project, state, bin, join(root, "config")]) mkdirSync(dir, { recursive: true });
+  for (const dir of [project, state, bin, join(root, "config/mm")]) mkdirSync(dir, { recursive: true });
   // A stand-in npm: the test is about what is asked, not about npm.
   writeFileSync(join(bin, "npm"), '#!/bin/sh\necho "npm ran: $*"\n');
   chmodSync(join(bin, "npm"), 0o755);
@@ -106,5 +106,51 @@ describe("permission rules", () => {
     mkdirSync(other);
     const elsewhere = await turn(["npm test"], other, { env: env("full"), permission: () => "reject" });
     expect(titles(elsewhere.permissions)).toEqual(["npm test"]);
+  });
+
+  it("full surface: edits in this project, paths inside the cwd only; a write outside still asks", async () => {
+    const outside = join(root, "outside.txt");
+    server.enqueue(
+      toolCalls([{ name: "write_file", arguments: { path: "a.txt", content: "a" } }]),
+      toolCalls([{ name: "edit_file", arguments: { path: "a.txt", old_text: "a", new_text: "b" } }]),
+      toolCalls([{ name: "write_file", arguments: { path: "sub/c.txt", content: "c" } }]),
+      toolCalls([{ name: "write_file", arguments: { path: outside, content: "x" } }]),
+      text("done"),
+    );
+    const agent = spawnAgent({
+      cwd: project,
+      env: env("full"),
+      permission: (r) => (r.toolCall.title?.includes("outside") === true ? "reject" : "allow_always"),
+    });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd: project, mcpServers: [] });
+      await client.request("session/prompt", say(sessionId, "edit"));
+    });
+    await stop(agent);
+    expect(agent.permissions.map((r) => r.options.map((o) => o.name))).toEqual([
+      ["Allow once", "Always allow edits in this project", "Reject"],
+      ["Allow once", "Reject"],
+    ]);
+    expect(readFileSync(join(project, "sub/c.txt"), "utf8")).toBe("c");
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("full surface: the user's deny is never run nor asked, ask always asks, git push is asked whatever allows it; a project's allow is refused", async () => {
+    writeFileSync(join(root, "config/mm/config.json"), JSON.stringify({ permissions: { allow: ["npm", "git"], ask: ["npm test"], deny: ["rm"] } }), {
+      flag: "w",
+    });
+    mkdirSync(join(project, ".mm"), { recursive: true });
+    writeFileSync(join(project, ".mm/config.json"), JSON.stringify({ permissions: { allow: ["curl"] } }));
+    const agent = await turn(["rm -rf x", "npm run lint", "npm test", "git status", "git push origin main", "curl -s http://127.0.0.1:9/"], project, {
+      env: env("full"),
+      permission: () => "reject",
+    });
+    expect(titles(agent.permissions)).toEqual(["npm test", "git push origin main", "curl -s http://127.0.0.1:9/"]);
+    expect(agent.permissions[1]!.options.map((o) => o.name)).toEqual(["Allow once", "Reject"]);
+    expect(outputs(agent)[0]).toEqual({ status: "failed", output: "[command denied by the user's rules]" });
+    expect(outputs(agent)[1]!.output).toContain("npm ran: run lint");
+    expect(agent.stderr()).toContain(
+      `${join(project, ".mm/config.json")}: permissions.allow ignored: a project's configuration may add ask and deny rules, never allow ones`,
+    );
   });
 });
