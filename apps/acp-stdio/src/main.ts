@@ -4,6 +4,7 @@
  */
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import type * as acp from "@agentclientprotocol/sdk";
 import { aiSdkModel, describeProxy, listModelIds, proxySettings } from "@mm/ai-model";
@@ -14,6 +15,7 @@ import {
   cryptoRandomHex,
   hiddenFor,
   jsonSessionStore,
+  undoKeyFile,
   loadDiskSkillCatalogue,
   nodeFileSystem,
   platformLine,
@@ -140,7 +142,10 @@ const main = async (): Promise<void> => {
     // The change tracker leaves the hidden paths alone (the sandbox's set, with the sandbox on or off).
     changes: changeTracker({ hidden: (cwd) => hiddenFor(readBoundary, cwd) }),
     skills,
-    store: config.sessions.enabled ? jsonSessionStore({ dir: config.sessions.dir, warn: (line) => log.warn(`mm-acp: ${line}`) }) : undefined,
+    // The user's key (the undo log's) signs a session's mode and model: a shipped file cannot set them.
+    store: config.sessions.enabled
+      ? jsonSessionStore({ dir: config.sessions.dir, key: undoKeyFile(join(stateDir, "undo.key")), warn: (line) => log.warn(`mm-acp: ${line}`) })
+      : undefined,
     clock: systemClock,
     random: cryptoRandomHex,
     ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),

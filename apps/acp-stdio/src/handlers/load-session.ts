@@ -11,6 +11,7 @@ import { replayUpdates } from "../translate/replay.js";
 import { cwdProblem } from "./new-session.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import { shownId } from "./shown-id.js";
+import { tellUnproven } from "../unproven-settings.js";
 import { sendCommands } from "./new-session.js";
 
 export const loadSession = async (app: AppState, params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> => {
@@ -25,6 +26,7 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
   const { session, replay } = loaded.value;
   app.knownCwds.set(session.id, session.cwd);
   for (const item of replay) for (const update of replayUpdates(item)) app.notify(session.id, update);
+  tellUnproven(app, session.id, loaded.value.unproven);
   app.notify(session.id, { sessionUpdate: "usage_update", used: session.tokensInUse, size: app.config.model.contextWindow });
   sendCommands(app, session.id);
   app.log(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);

@@ -11,6 +11,7 @@ import { cwdProblem } from "./new-session.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 import { shownId } from "./shown-id.js";
+import { tellUnproven } from "../unproven-settings.js";
 import { sendCommands } from "./new-session.js";
 
 export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequest, requestId: JsonRpcId): Promise<acp.ResumeSessionResponse> => {
@@ -35,6 +36,7 @@ export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequ
   const { reply, later } = await settingsReply(app, session);
   app.afterResponse(requestId, () => {
     sendCommands(app, session.id);
+    tellUnproven(app, session.id, loaded.value.unproven);
     app.notify(session.id, { sessionUpdate: "usage_update", used: session.tokensInUse, size: app.config.model.contextWindow });
     later();
     mcp.released();

@@ -10,7 +10,7 @@ import type { PromptBlock } from "../prompt/prompt-blocks.js";
 import { createCallIds } from "../session/call-ids.js";
 import type { PermissionMode } from "../session/permission-mode.js";
 import type { ReplayItem } from "../session/replay.js";
-import type { StoredSessionSummary } from "../ports/session-store.js";
+import type { StoredSession, StoredSessionSummary } from "../ports/session-store.js";
 import { createTurnQueue } from "../session/turn-queue.js";
 import { builtinTools } from "../tools/builtin-tools.js";
 import type { Emit } from "../turn/events.js";
@@ -47,8 +47,8 @@ export type SessionInfo = {
   readonly tools: readonly string[];
 };
 
-/** A loaded session and what to replay of it. */
-export type LoadedSession = { readonly session: SessionInfo; readonly replay: readonly ReplayItem[] };
+/** A loaded session and what to replay of it; `unproven`: the mode and model its file asked for and did not get (StoredSession). */
+export type LoadedSession = { readonly session: SessionInfo; readonly replay: readonly ReplayItem[]; readonly unproven?: StoredSession["unproven"] };
 
 /** A request named a session this agent does not have. */
 export type UnknownSession = { readonly kind: "unknown-session"; readonly sessionId: string };
@@ -163,7 +163,12 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
   };
   return {
     startSession: async (cwd, options) => infoOf(await startSession(state, cwd, options)),
-    loadSession: (cwd, id, options) => loadSession(state, cwd, id, options).map(({ live, replay }) => ({ session: infoOf(live), replay })),
+    loadSession: (cwd, id, options) =>
+      loadSession(state, cwd, id, options).map(({ live, replay, unproven }) => ({
+        session: infoOf(live),
+        replay,
+        ...(unproven !== undefined ? { unproven } : {}),
+      })),
     prompt: (sessionId, blocks, emit) => {
       const live = find(sessionId);
       if (live === undefined) return errAsync({ kind: "unknown-session", sessionId });

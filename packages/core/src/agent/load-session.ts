@@ -7,7 +7,7 @@
  */
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { withSystemPrompt } from "../history/message.js";
-import type { StoreError } from "../ports/session-store.js";
+import type { StoredSession, StoreError } from "../ports/session-store.js";
 import { replayOf, type ReplayItem } from "../session/replay.js";
 import { sessionOf } from "../session/session.js";
 import { titleOfHistory } from "../session/title.js";
@@ -20,29 +20,27 @@ export type LoadError = StoreError | { readonly kind: "disabled" };
 
 const NEVER = new AbortController().signal;
 
+/** A loaded session, its replay, and the settings its file asked for that the store could not prove (StoredSession). */
+type Loaded = { readonly live: LiveSession; readonly replay: readonly ReplayItem[]; readonly unproven?: StoredSession["unproven"] };
+
 /** Loads a stored session into the agent (see the module comment); the live session and its replay. */
-export const loadSession = (
-  state: AgentState,
-  cwd: string,
-  id: string,
-  options: SessionOptions = {},
-): ResultAsync<{ readonly live: LiveSession; readonly replay: readonly ReplayItem[] }, LoadError> => {
+export const loadSession = (state: AgentState, cwd: string, id: string, options: SessionOptions = {}): ResultAsync<Loaded, LoadError> => {
   const store = state.deps.store;
   if (store === undefined) return new ResultAsync(Promise.resolve(err({ kind: "disabled" } as const)));
   const running = state.sessions.get(id);
   if (running !== undefined) cancelLive(running);
-  const load = async (): Promise<Result<{ readonly live: LiveSession; readonly replay: readonly ReplayItem[] }, LoadError>> => {
+  const load = async (): Promise<Result<Loaded, LoadError>> => {
     const stored = await store.load(cwd, id);
     if (stored.isErr()) return err(stored.error);
     const toolbox = toolboxFor(state, options);
     const history = withSystemPrompt(stored.value.history, await systemPromptFor(state, cwd, toolbox));
     state.callIds.bumpPast(history);
-    const { title, model, mode } = stored.value;
+    const { title, model, mode, unproven } = stored.value;
     const settings = { title: title ?? titleOfHistory(history), ...(model !== undefined ? { model } : {}), ...(mode !== undefined ? { mode } : {}) };
     const live = liveSessionOf(state, sessionOf(id, cwd, history, stored.value.createdAt, settings), toolbox);
     state.sessions.set(id, live);
     const place = state.settings.home !== undefined ? { cwd, home: state.settings.home } : { cwd };
-    return ok({ live, replay: replayOf(history, live.toolbox, place) });
+    return ok({ live, replay: replayOf(history, live.toolbox, place), ...(unproven !== undefined ? { unproven } : {}) });
   };
   return new ResultAsync(state.queue.run(NEVER, load, () => err({ kind: "io", id, message: "cancelled" })));
 };

@@ -21,6 +21,12 @@ export type StoredSession = {
   readonly model?: string | undefined;
   /** The session's permission mode, when not `ask`. */
   readonly mode?: PermissionMode | undefined;
+  /**
+   * Set by a load only: the mode and model the file asked for that the store could not prove this
+   * user's mm wrote (a file a repository ships, or one a command rewrote). They are not in `mode` and
+   * `model`: the session runs in `ask` on the configured model, and the front end says so once.
+   */
+  readonly unproven?: { readonly model?: string; readonly mode?: PermissionMode };
 };
 
 /** A stored session as a listing shows it. */

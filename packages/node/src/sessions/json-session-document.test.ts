@@ -1,7 +1,7 @@
 import type { History, StoredSession } from "@mm/core";
 import { describe, expect, it } from "vitest";
 import { asciiJson } from "./ascii-json.js";
-import { decodeMessage, encodeSessionDocument } from "./json-session-document.js";
+import { decodeMessage, decodeSessionFile, encodeSessionDocument, provenSession } from "./json-session-document.js";
 import { journalLines } from "./session-journal.js";
 
 const result = { role: "tool", callId: "call_1", toolName: "fs__read_text_file", status: "completed", output: "hello" };
@@ -47,5 +47,45 @@ describe("encodeSessionDocument and journalLines, each message encoded once", ()
     const bad: History = [history[0], { role: "assistant", text: "", toolCalls: [{ id: "call_2", name: "bash", input: { n: 1n } }] }];
     expect(encodeSessionDocument({ ...session, history: bad }).isErr()).toBe(true);
     expect(journalLines([history[0]], bad, 5)?.isErr()).toBe(true);
+  });
+});
+
+describe("a session's mode and model, signed with the user's key", () => {
+  const key = new Uint8Array(32).fill(7);
+  const history: History = [
+    { role: "system", text: "s" },
+    { role: "user", text: "hi" },
+  ];
+  const session: StoredSession = { id: "20260101-000000-0badc0de", cwd: "/w", createdAt: 0, updatedAt: 1, history, model: "big", mode: "all" };
+  const reread = (text: string, withKey: Uint8Array | undefined = key) => provenSession(decodeSessionFile(text, session.id)._unsafeUnwrap(), withKey);
+
+  it("keeps a mode and model signed with the key", () => {
+    const text = encodeSessionDocument(session, "g", key)._unsafeUnwrap();
+    expect(JSON.parse(text).settingsMac).toMatch(/^[0-9a-f]{64}$/);
+    expect(reread(text)).toEqual(session);
+  });
+
+  it("drops them, naming them, when unsigned, signed with another key, edited, or moved to another session or cwd", () => {
+    const signed = encodeSessionDocument(session, "g", key)._unsafeUnwrap();
+    const dropped = { id: session.id, cwd: "/w", createdAt: 0, updatedAt: 1, history, unproven: { model: "big", mode: "all" } };
+    expect(reread(encodeSessionDocument(session, "g")._unsafeUnwrap())).toEqual(dropped);
+    expect(reread(signed, new Uint8Array(32).fill(8))).toEqual(dropped);
+    expect(provenSession(decodeSessionFile(signed, session.id)._unsafeUnwrap(), undefined)).toEqual(dropped);
+    expect(reread(signed.replace('"mode":"all"', '"mode":"edits"'))).toEqual({ ...dropped, unproven: { model: "big", mode: "edits" } });
+    const moved = provenSession(
+      decodeSessionFile(signed.replace('"id":"20260101-000000-0badc0de"', '"id":"20260101-000000-0000beef"'), "20260101-000000-0000beef")._unsafeUnwrap(),
+      key,
+    );
+    expect(moved.mode).toBeUndefined();
+    expect(provenSession(decodeSessionFile(signed.replace('"cwd":"/w"', '"cwd":"/x"'), session.id)._unsafeUnwrap(), key).mode).toBeUndefined();
+  });
+
+  it("needs no signature for ask and no model, and refuses a settingsMac that is not 64 hex digits", () => {
+    const plain = { ...session, model: undefined, mode: "ask" as const };
+    expect(reread(encodeSessionDocument(plain, "g")._unsafeUnwrap())).toEqual({ ...plain, model: undefined });
+    const text = encodeSessionDocument(session, "g", key)
+      ._unsafeUnwrap()
+      .replace(/"settingsMac":"[0-9a-f]+"/, '"settingsMac":7');
+    expect(decodeSessionFile(text, session.id)._unsafeUnwrapErr()).toEqual({ kind: "corrupt", message: "settingsMac: expected 64 hex digits, got 7" });
   });
 });

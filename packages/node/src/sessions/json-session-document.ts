@@ -3,6 +3,7 @@
  * and its generation (the tag a journal names) encoded with one JSON.stringify, and decoded with one
  * JSON.parse plus a single validating pass. Pure; jsonSessionStore does the I/O.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff, History, ImageData, Message, ReasoningPart, ShownCall, StoredSession, SystemMessage, ToolCall } from "@mm/core";
 import { isPermissionMode, MAX_INPUT_DEPTH, nestsDeeperThan, PERMISSION_MODES, type PermissionMode } from "@mm/core";
@@ -203,8 +204,11 @@ const decodeVersion = (value: unknown): Result<void, SessionDocumentError> => {
   return err({ kind: "corrupt", message: `version: expected ${SESSION_VERSION}, got ${shown(value)}` });
 };
 
-/** A decoded session file: the session, and the generation a journal must name to extend it. */
-export type DecodedDocument = { readonly session: StoredSession; readonly generation: string | undefined };
+/**
+ * A decoded session file: the session, the generation a journal must name to extend it, and the
+ * signature of its settings (`settingsMac`), checked by {@link provenSession}.
+ */
+export type DecodedDocument = { readonly session: StoredSession; readonly generation: string | undefined; readonly settingsMac?: string };
 
 const decodeFields = (document: Json, id: string): DecodedDocument | Invalid => {
   if (document.id !== id) return expected("id", `${JSON.stringify(id)} (the file's name)`, document.id);
@@ -218,8 +222,51 @@ const decodeFields = (document: Json, id: string): DecodedDocument | Invalid => 
   if (settings instanceof Invalid) return settings;
   const generation = document.generation;
   if (generation !== undefined && typeof generation !== "string") return expected("generation", "a string", generation);
+  const settingsMac = document.settingsMac;
+  if (settingsMac !== undefined && (typeof settingsMac !== "string" || !MAC.test(settingsMac))) return expected("settingsMac", "64 hex digits", settingsMac);
   const history = decodeHistory(document.messages);
-  return history instanceof Invalid ? history : { session: { id, cwd, createdAt, updatedAt, history, ...settings }, generation };
+  if (history instanceof Invalid) return history;
+  return { session: { id, cwd, createdAt, updatedAt, history, ...settings }, generation, ...(settingsMac !== undefined ? { settingsMac } : {}) };
+};
+
+const MAC = /^[0-9a-f]{64}$/;
+
+/** The settings of a session that change what runs unasked or who answers: a mode other than `ask`, a model. */
+type PowerSettings = { readonly model?: string; readonly mode?: PermissionMode };
+
+const powerOf = (session: StoredSession): PowerSettings => ({
+  ...(session.model !== undefined ? { model: session.model } : {}),
+  ...(session.mode !== undefined && session.mode !== "ask" ? { mode: session.mode } : {}),
+});
+
+/**
+ * The HMAC-SHA256 of a session's power settings under the user's key (the one that signs undo logs,
+ * packages/node/src/undo/undo-key.ts), bound to the session's id and cwd: a signed `mode` cannot be
+ * moved to another session's file. Undefined when there is nothing to sign.
+ */
+export const settingsMacOf = (session: StoredSession, key: Uint8Array): string | undefined => {
+  const power = powerOf(session);
+  if (power.model === undefined && power.mode === undefined) return undefined;
+  const body = asciiJson(["mm-session-settings", SESSION_VERSION, session.id, session.cwd, power.model ?? null, power.mode ?? null]);
+  return createHmac("sha256", key).update(body).digest("hex");
+};
+
+/**
+ * The decoded session with only the settings mm can prove it wrote: its `mode` (other than `ask`) and
+ * `model` are kept when `settingsMac` checks with `key`, else left out (the session runs in `ask`, on
+ * the configured model) and named in `unproven`. A file a repository ships, or a command rewrote,
+ * cannot carry the user's key. Without a key nothing is proven.
+ */
+export const provenSession = (decoded: DecodedDocument, key: Uint8Array | undefined): StoredSession => {
+  const { session, settingsMac } = decoded;
+  const power = powerOf(session);
+  if (power.model === undefined && power.mode === undefined) return session;
+  const expectedMac = key === undefined ? undefined : settingsMacOf(session, key);
+  if (expectedMac !== undefined && settingsMac !== undefined && timingSafeEqual(Buffer.from(expectedMac, "hex"), Buffer.from(settingsMac, "hex"))) {
+    return session;
+  }
+  const { model: _model, mode: _mode, ...rest } = session;
+  return { ...rest, unproven: power };
 };
 
 /** The optional `title`, `model` and `mode` of a document (absent in files written before them). */
@@ -288,14 +335,15 @@ export const isoOf = (ms: number, key: string): string | Invalid =>
 
 /**
  * The text of the session's file: one line of JSON in ASCII (ascii-json.ts), messages verbatim, with
- * `generation` when given.
+ * `generation` when given, and with `key` the signature of its mode and model (`settingsMac`).
  * Fails on a bad date or an unserialisable tool input.
  */
-export const encodeSessionDocument = (session: StoredSession, generation?: string): Result<string, string> => {
+export const encodeSessionDocument = (session: StoredSession, generation?: string, key?: Uint8Array): Result<string, string> => {
   const createdAt = isoOf(session.createdAt, "createdAt");
   if (createdAt instanceof Invalid) return err(createdAt.message);
   const updatedAt = isoOf(session.updatedAt, "updatedAt");
   if (updatedAt instanceof Invalid) return err(updatedAt.message);
+  const settingsMac = key === undefined ? undefined : settingsMacOf(session, key);
   const fields = {
     format: SESSION_FORMAT,
     version: SESSION_VERSION,
@@ -307,12 +355,27 @@ export const encodeSessionDocument = (session: StoredSession, generation?: strin
     ...(session.model !== undefined ? { model: session.model } : {}),
     ...(session.mode !== undefined ? { mode: session.mode } : {}),
     ...(generation !== undefined ? { generation } : {}),
+    ...(settingsMac !== undefined ? { settingsMac } : {}),
   };
   try {
     // The text of `asciiJson({ ...fields, messages: session.history })`, its messages encoded once each.
     const head = asciiJson(fields);
-    return ok(`${head.slice(0, -1)},"messages":[${session.history.map(encodedMessage).join(",")}]}\n`);
+    const messages = session.history.map(encodedMessage);
+    const size = messages.reduce((total, text) => total + text.length + 1, head.length);
+    if (size > MAX_SESSION_DOCUMENT_BYTES) return err(tooLarge(size));
+    return ok(`${head.slice(0, -1)},"messages":[${messages.join(",")}]}\n`);
   } catch (error) {
+    if (error instanceof RangeError) return err(tooLarge(undefined));
     return err(`cannot serialise session: ${error instanceof Error ? error.message : String(error)}`);
   }
 };
+
+/**
+ * The largest session document mm writes (ASCII, so bytes): far below what one JSON text can be in
+ * Node (about 512 MiB), with room for the journal folded in. A session past it is not saved, and
+ * each prompt says so (docs/session-file.md): the turn stays in memory, a /compact makes it fit again.
+ */
+export const MAX_SESSION_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
+const tooLarge = (size: number | undefined): string =>
+  `the session file would be ${size === undefined ? "larger than a JSON text can be" : `${Math.ceil(size / (1024 * 1024))} MB`}, over the ${MAX_SESSION_DOCUMENT_BYTES / (1024 * 1024)} MB a session file holds: its last turns are kept in memory only; /compact (or a new session) makes it fit again`;

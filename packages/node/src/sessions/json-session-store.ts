@@ -7,7 +7,8 @@ import { join, resolve } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { isSessionId, type SessionStore, type StoreError, type StoredSession } from "@mm/core";
 import { reasonOf } from "../errno.js";
-import { decodeSessionFile } from "./json-session-document.js";
+import { decodeSessionFile, provenSession } from "./json-session-document.js";
+import { processUndoKey, type UndoKeyLoader } from "../undo/undo-key.js";
 import { currentOwner, describeOwner, ownerAlive, type LockOwner } from "./process-identity.js";
 import { checkSessionsDir, prepareSessionsDir, readRegularFile, sameStamp, stampFile } from "./session-files.js";
 import { readJournal } from "./session-journal.js";
@@ -28,6 +29,11 @@ export type JsonSessionStoreOptions = {
   readonly alive?: (owner: LockOwner) => boolean;
   /** A line for the operator's log: a lock that cannot be used (a FIFO or a link in its place), once per session. */
   readonly warn?: (line: string) => void;
+  /**
+   * The user's key (`undoKeyFile`, the one that signs undo logs): it signs a session's mode and model,
+   * which a load honours only when the signature checks. One of this process only when absent.
+   */
+  readonly key?: UndoKeyLoader;
 };
 
 /** What the store knows of one session: its files, the lock it holds, what it last wrote or read. */
@@ -120,6 +126,19 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   const unusable = new WeakSet<StoreError>();
   /** Whether a lock failure stops the session's use (else, a disk that refuses, it goes on: its writes fail anyway). */
   const stops = (error: StoreError): boolean => error.kind === "busy" || unusable.has(error);
+  const keyLoader = options.key ?? processUndoKey();
+  let keyWarned = false;
+  /** The user's key, or undefined (said once in the log) when it cannot be had: the settings are then written unsigned. */
+  const keyOf = async (): Promise<Uint8Array | undefined> => {
+    const loaded = await keyLoader();
+    if (loaded.isOk()) return loaded.value;
+    if (!keyWarned) options.warn?.(`${loaded.error}: sessions are saved without proof of their mode and model, and load in "ask"`);
+    keyWarned = true;
+    return undefined;
+  };
+  /** The key when `session` has something to sign (a mode other than ask, a model), else undefined without reading it. */
+  const signerFor = (session: StoredSession): Promise<Uint8Array | undefined> =>
+    session.model !== undefined || (session.mode !== undefined && session.mode !== "ask") ? keyOf() : Promise.resolve(undefined);
 
   const slotOf = (cwd: string, id: string): Slot => {
     const dir = resolve(cwd, options.dir);
@@ -186,7 +205,8 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   const save = async (slot: Slot, session: StoredSession, whole = false): Promise<Result<void, StoreError>> => {
     const { id } = session;
     const kept = slot.kept;
-    const planned = whole ? encodeRewrite(session).map((rewrite) => ({ kind: "rewrite" as const, rewrite })) : planWrite(kept, session);
+    const key = await signerFor(session);
+    const planned = whole ? encodeRewrite(session, key).map((rewrite) => ({ kind: "rewrite" as const, rewrite })) : planWrite(kept, session, key);
     if (planned.isErr()) return err(io(id, planned.error));
     let plan = planned.value;
     if (plan === "nothing") return ok(undefined);
@@ -198,7 +218,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
       const state = await onDisk(slot, kept, id);
       if (state.isErr()) return err(state.error);
       if (state.value === "damaged" && plan.kind === "append") {
-        const rewrite = encodeRewrite(session);
+        const rewrite = encodeRewrite(session, key);
         if (rewrite.isErr()) return err(io(id, rewrite.error));
         plan = { kind: "rewrite", rewrite: rewrite.value };
       }
@@ -242,7 +262,10 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     if (source.value === undefined || stamp.isErr() || stamp.value === "absent") return err({ kind: "not-found", id });
     const decoded = decodeSessionFile(source.value, id);
     if (decoded.isErr()) return err({ ...decoded.error, id });
-    const { session, generation } = decoded.value;
+    const { generation } = decoded.value;
+    const unsigned = decoded.value.session;
+    const signed = unsigned.model !== undefined || (unsigned.mode !== undefined && unsigned.mode !== "ask");
+    const session = provenSession(decoded.value, signed ? await keyOf() : undefined);
     const base: Kept = { session, generation, document: stamp.value, journal: undefined, broken: false };
     const journal = await readRegularFile(slot.paths.journal, "session journal");
     if (journal.isErr()) return err(io(id, journal.error));
@@ -269,7 +292,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     if (dir.isErr()) folded = err(io(id, dir.error));
     else if (kept !== undefined && ours && (kept.journal !== undefined || kept.broken)) {
       const unchanged = (await onDisk(slot, kept, id)).map(() => undefined);
-      const rewrite = encodeRewrite(kept.session);
+      const rewrite = encodeRewrite(kept.session, await signerFor(kept.session));
       folded = unchanged.isErr()
         ? unchanged
         : rewrite.isErr()

@@ -51,7 +51,7 @@ export type WritePlan = "nothing" | { readonly kind: "append"; readonly lines: s
  * only adds to it and the journal stays smaller than the document (and 1 MiB), else a rewrite. Fails
  * (before anything is written) when the session cannot be serialised.
  */
-export const planWrite = (kept: Kept | undefined, session: StoredSession): Result<WritePlan, string> => {
+export const planWrite = (kept: Kept | undefined, session: StoredSession, key?: Uint8Array): Result<WritePlan, string> => {
   // The journal holds messages only: a change of title, model or mode rewrites the document.
   const sameSettings = kept !== undefined && sameTitle(kept.session, session) && kept.session.model === session.model && kept.session.mode === session.mode;
   const appendable =
@@ -69,16 +69,19 @@ export const planWrite = (kept: Kept | undefined, session: StoredSession): Resul
   if (lines !== undefined && (kept?.journal?.bytes ?? 0) + Buffer.byteLength(lines.value) <= Math.max(FOLD_MIN_BYTES, documentBytes)) {
     return ok({ kind: "append", lines: lines.value });
   }
-  return encodeRewrite(session).map((rewrite) => ({ kind: "rewrite", rewrite }));
+  return encodeRewrite(session, key).map((rewrite) => ({ kind: "rewrite", rewrite }));
 };
 
 /** A whole document ready to be written: its text and its new generation. */
 export type Rewrite = { readonly session: StoredSession; readonly text: string; readonly generation: string };
 
-/** The session encoded as a document under a new generation; fails before anything is written. */
-export const encodeRewrite = (session: StoredSession): Result<Rewrite, string> => {
+/**
+ * The session encoded as a document under a new generation, its mode and model signed with `key` (the
+ * user's key; unsigned, they load as `ask` and the configured model); fails before anything is written.
+ */
+export const encodeRewrite = (session: StoredSession, key?: Uint8Array): Result<Rewrite, string> => {
   const generation = randomBytes(6).toString("hex");
-  return encodeSessionDocument(session, generation).map((text) => ({ session, text, generation }));
+  return encodeSessionDocument(session, generation, key).map((text) => ({ session, text, generation }));
 };
 
 /** Rewrites the document whole under its new generation, then removes the journal it now contains. */
