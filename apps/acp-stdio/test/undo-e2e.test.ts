@@ -612,8 +612,8 @@ describe("/undo", () => {
     expect(readdirSync(cwd).sort()).toEqual([".mm", "a.txt", "in-link", "out-link"]);
     expect(lastChunk(agent, sessionId)).toBe(
       "↩ undid the last turn: 0 file(s) restored, 1 removed, history back to 0 message(s).\nNot restorable (left as they are):\n" +
-        `- ${join(cwd, "in-link")}: its content before the turn was not kept (symbolic link created)\n` +
-        `- ${join(cwd, "out-link")}: its content before the turn was not kept (symbolic link created)\n` +
+        `- ${join(cwd, "in-link")}: made by the turn, not removed: a symbolic link is there now\n` +
+        `- ${join(cwd, "out-link")}: made by the turn, not removed: a symbolic link is there now\n` +
         NOT_UNDONE,
     );
     expect(agent.problems).toEqual([]);

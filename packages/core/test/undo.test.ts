@@ -508,6 +508,23 @@ describe("planUndo", () => {
     );
   });
 
+  it("leaves, named, what the turn made that it cannot read (a link): no loss, so the files it made are still removed", () => {
+    const link = { kind: "unknown" as const, reason: "a symbolic link is there now" };
+    const plan = planUndo(
+      [
+        { path: "/link", before: { kind: "absent" }, after: link },
+        { path: "/made", before: { kind: "absent" }, after: blob("1") },
+      ],
+      [link, blob("1")],
+    );
+    expect(plan).toEqual({
+      actions: [{ path: "/made", to: { kind: "absent" }, kind: "remove" }],
+      conflicts: [],
+      notRestorable: [{ path: "/link", reason: "made by the turn, not removed: a symbolic link is there now" }],
+      kept: [],
+    });
+  });
+
   it("leaves a file the turn left as it found it, whatever it holds now (made and removed, or changed back)", () => {
     const plan = planUndo(
       [

@@ -68,17 +68,24 @@ const restoredMode = (before: UndoFileState & { kind: "blob" }, after: UndoFileS
 export const planUndo = (files: readonly UndoFile[], now: readonly CurrentState[]): UndoPlan => {
   const actions: UndoAction[] = [];
   const conflicts: NamedFile[] = [];
-  const notRestorable: NamedFile[] = files.flatMap((file) => (file.before.kind === "unknown" ? [{ path: file.path, reason: file.before.reason }] : []));
+  // What the turn may have taken for good: files it changed or removed whose state before was not kept.
+  const lost: NamedFile[] = files.flatMap((file) => (file.before.kind === "unknown" ? [{ path: file.path, reason: file.before.reason }] : []));
+  const notRestorable: NamedFile[] = [...lost];
   const kept: NamedFile[] = [];
   files.forEach((file, i) => {
     const current = now[i] ?? { kind: "unknown", reason: "not read" };
     const before = file.before;
     if (before.kind === "unknown") return;
+    // Made by the turn, but not as a file /undo can read (a link, a file over its limit): left, named.
+    if (before.kind === "absent" && file.after.kind === "unknown") {
+      if (current.kind !== "absent") notRestorable.push({ path: file.path, reason: `made by the turn, not removed: ${file.after.reason}` });
+      return;
+    }
     // As before already, or the turn left it as it found it (made then removed, changed back): what
     // it holds now is not the turn's doing.
     if (asBefore(before, current) || same(before, file.after)) return;
     // Only what the turn provably made is removed, and only when nothing it touched is lost for good.
-    if (before.kind === "absent" && notRestorable.length > 0) {
+    if (before.kind === "absent" && lost.length > 0) {
       kept.push({ path: file.path, reason: KEPT_REASON });
       return;
     }

@@ -85,9 +85,10 @@ export const fileDiffsOf = (
   // What was read before of files too large to diff (`larger`), then what the diffs read.
   const before = new Map<string, KeptFile | null>(larger);
   for (const change of changes) {
-    // A link or a submodule made, replaced or removed: no state before is handed over (not restorable).
-    if ([change.before, change.after].some((state) => state?.kind === "link" || state?.kind === "submodule")) continue;
+    // Nothing there before: known, whatever was made (a link made is no loss; /undo leaves it, named).
     if (change.before === null) before.set(change.path, null);
+    // A link or a submodule replaced or removed: no state before is handed over (not restorable).
+    else if ([change.before, change.after].some((state) => state?.kind === "link" || state?.kind === "submodule")) continue;
     else if (change.before.kind === "bytes")
       before.set(change.path, change.before.mode === undefined ? { bytes: change.before.bytes } : { bytes: change.before.bytes, mode: change.before.mode });
   }
