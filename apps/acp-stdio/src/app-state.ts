@@ -39,7 +39,7 @@ export type AppState = {
   /** The process's cwd: `session/list` without a `cwd` lists the sessions of this one. */
   readonly processCwd: string;
   /** The permission rules ("full" surface): those remembered per project, and the configuration's. */
-  readonly rules?: { readonly book: RuleBook; readonly configured: PermissionRules };
+  readonly rules?: { readonly book: RuleBook; readonly configured: PermissionRules; readonly where?: string };
   /** The sessions' MCP servers ("full" surface). */
   readonly mcp: McpSessions;
   /** The secrets mm holds (boundary/secrets.ts), when the host keeps them: what is told of MCP servers is redacted. */

@@ -169,7 +169,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     models: modelChoices(ports.listModels, [config.model.name, ...config.model.choices]),
     knownCwds: new Map(),
     processCwd: options.cwd ?? "/",
-    ...(permissions.book !== undefined ? { rules: { book: permissions.book, configured: config.permissions } } : {}),
+    ...(permissions.rules !== undefined ? { rules: permissions.rules } : {}),
     ...(ports.secrets !== undefined ? { secrets: ports.secrets, mcpSecrets: mcpSecretsOf(ports.secrets, ports.commandEnv ?? {}) } : {}),
     mcp: mcpSessions(ports.commandEnv ?? {}, AGENT_INFO.version, config.tools.bashTimeoutSeconds * 1000, ports.onProcessGroup),
   };

@@ -153,4 +153,46 @@ describe("permission rules", () => {
       `${join(project, ".mm/config.json")}: permissions.allow ignored: a project's configuration may add ask and deny rules, never allow ones`,
     );
   });
+
+  it("full surface: /permissions lists the rules with their origin and forgets them; a rule holds after session/load in a new process", async () => {
+    writeFileSync(join(root, "config/mm/config.json"), JSON.stringify({ sessions: { enabled: true }, permissions: { deny: ["dd"] } }));
+    server.enqueue(bash("npm test"), text("done"), bash("npm test"), text("done"));
+    const agent = spawnAgent({ cwd: project, env: env("full"), permission: () => "allow_always" });
+    const { sessionId, listed, forgotten } = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd: project, mcpServers: [] });
+      await client.request("session/prompt", say(sessionId, "test"));
+      const before = agent.textOf(sessionId).length;
+      await client.request("session/prompt", say(sessionId, "/permissions"));
+      const listed = agent.textOf(sessionId).slice(before);
+      const mid = agent.textOf(sessionId).length;
+      await client.request("session/prompt", say(sessionId, "/permissions forget 1"));
+      const forgotten = agent.textOf(sessionId).slice(mid);
+      await client.request("session/prompt", say(sessionId, "test again"));
+      return { sessionId, listed, forgotten };
+    });
+    await stop(agent);
+    const commands = agent.updates.map((u) => u.update).find((u) => u.sessionUpdate === "available_commands_update") as {
+      availableCommands: { name: string }[];
+    };
+    expect(commands.availableCommands.map((c) => c.name)).toContain("permissions");
+    expect(listed).toContain(`Permission rules in force for ${project}:`);
+    expect(listed).toContain(`Remembered for this project (${join(state, "mm/permissions.json")}):\n  1. allow \`npm test\``);
+    expect(listed).toContain("deny: `dd`");
+    expect(listed).toContain("git push in every form");
+    expect(forgotten).toBe(`🔓 Forgotten for ${project}: \`npm test\`.`);
+    // Forgotten, it asks again (chosen again here: remembered for the next process).
+    expect(titles(agent.permissions)).toEqual(["npm test", "npm test"]);
+    expect(agent.problems).toEqual([]);
+
+    server.enqueue(bash("npm test -- --ci"), text("done"));
+    const loaded = spawnAgent({ cwd: project, env: env("full"), permission: () => "reject" });
+    await loaded.run(async (client) => {
+      await client.request("session/load", { sessionId, cwd: project, mcpServers: [] });
+      await client.request("session/prompt", say(sessionId, "once more"));
+    });
+    await stop(loaded);
+    expect(loaded.permissions).toEqual([]);
+    expect(outputs(loaded).at(-1)!.output).toContain("npm ran: test -- --ci");
+    expect(loaded.problems).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { fullSurface, type AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
+import { withPermissionsCommand } from "../permissions/permissions-command.js";
 import { commandsUpdate } from "../translate/commands.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 
@@ -15,7 +16,8 @@ const checkCwd = async (app: AppState, cwd: string): Promise<void> => {
   if (problem !== undefined) throw acp.RequestError.invalidParams({ cwd, error: problem });
 };
 
-export const sendCommands = (app: AppState, sessionId: string): void => app.notify(sessionId, commandsUpdate(app.agent.commands()));
+export const sendCommands = (app: AppState, sessionId: string): void =>
+  app.notify(sessionId, commandsUpdate(app.rules !== undefined ? withPermissionsCommand(app.agent.commands()) : app.agent.commands()));
 
 export const newSession = async (app: AppState, params: acp.NewSessionRequest, requestId: JsonRpcId): Promise<acp.NewSessionResponse> => {
   await checkCwd(app, params.cwd);

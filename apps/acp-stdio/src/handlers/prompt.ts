@@ -3,6 +3,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { TurnEvent } from "@mm/core";
 import { fullSurface, type AppState } from "../app-state.js";
 import { liveOutput } from "../live-output/live-output.js";
+import { permissionsArguments, runPermissionsCommand } from "../permissions/permissions-command.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
 import { wantsTerminalOutput } from "../translate/terminal.js";
 import { updatesOf, type UpdateOptions } from "../translate/turn-event.js";
@@ -37,6 +38,17 @@ export const prompt = async (app: AppState, params: acp.PromptRequest, requestId
     if (event.type === "tool-done") live.done(event.call);
     for (const update of updatesOf(event, options)) send(update);
   };
+  const rules = app.rules;
+  const typed = rules === undefined ? undefined : permissionsArguments(params.prompt.map((b) => (b.type === "text" ? b.text : "")).join(""));
+  const cwd = app.agent.session(sessionId)?.cwd;
+  if (rules !== undefined && typed !== undefined && cwd !== undefined) {
+    // `/permissions` (full surface): answered here, no model step, nothing in the history.
+    const reply = await runPermissionsCommand(rules.book, rules.configured, cwd, typed, rules.where);
+    app.log(`session ${sessionId}: /permissions ${typed}`.trimEnd());
+    send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: reply } });
+    live.close();
+    return { stopReason: "end_turn" };
+  }
   try {
     const result = await app.agent.prompt(sessionId, promptBlocksOf(params.prompt), emit);
     if (result.isErr()) throw invalidSessionParams(sessionId, result.error.kind === "unknown-session" ? "unknown session" : result.error.reason);

@@ -4,7 +4,7 @@
  * remembered rules in the user's state dir (`permissions.json`; in memory without one).
  */
 import { join } from "node:path";
-import type { PermissionGate, ToolCallView } from "@mm/core";
+import type { PermissionGate, PermissionRules, ToolCallView } from "@mm/core";
 import { bashCommandParser, rememberedRulesFile } from "@mm/node";
 import { acpPermissionGate } from "../acp-permission-gate.js";
 import type { Peer } from "../app-state.js";
@@ -14,7 +14,11 @@ import { ruleBook, type RuleBook } from "./rule-book.js";
 import { rulesGate } from "./rules-gate.js";
 
 /** The gate, and on the full surface the book of remembered rules (for `/permissions`). */
-export type PermissionsOf = { readonly gate: PermissionGate; readonly book?: RuleBook };
+export type PermissionsOf = {
+  readonly gate: PermissionGate;
+  /** For `/permissions`: the remembered rules, the configuration's, and where the remembered ones are kept. */
+  readonly rules?: { readonly book: RuleBook; readonly configured: PermissionRules; readonly where: string };
+};
 
 export const permissionsFor = (
   config: MmConfig,
@@ -25,9 +29,10 @@ export const permissionsFor = (
 ): PermissionsOf => {
   const shown = config.tools.sandbox === "workspace" ? withSandboxTitle : (call: ToolCallView) => call;
   if (config.acp.surface !== "full") return { gate: acpPermissionGate(peer, shown) };
-  const book = ruleBook(stateDir !== undefined ? rememberedRulesFile(join(stateDir, "permissions.json")) : undefined, warn);
+  const file = stateDir !== undefined ? join(stateDir, "permissions.json") : undefined;
+  const book = ruleBook(file !== undefined ? rememberedRulesFile(file) : undefined, warn);
   const gate = rulesGate({ configured: config.permissions, book, parser: bashCommandParser(), log, warn }, (request, options) =>
     acpPermissionGate(peer, shown, () => options).ask(request),
   );
-  return { gate, book };
+  return { gate, rules: { book, configured: config.permissions, where: file ?? "in this process only" } };
 };
