@@ -59,3 +59,56 @@ describe("an MCP server over HTTP redirecting to another origin", () => {
     }
   });
 });
+
+describe("an MCP server over HTTP whose answer to a tool call never ends a line", () => {
+  it("fails the call and is lost with the line that says why", async () => {
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d: Buffer) => (body += d.toString("utf8")));
+      req.on("end", () => {
+        if (req.method !== "POST") return void res.writeHead(405).end();
+        const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
+        const answer = (result: unknown) =>
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+        if (message.id === undefined) return void res.writeHead(202).end();
+        if (message.method === "initialize")
+          return answer({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "f", version: "1" } });
+        if (message.method === "tools/list") return answer({ tools: [{ name: "flood", inputSchema: { type: "object" } }] });
+        // tools/call: a line that never ends, until the client leaves (at most 64 MiB).
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write("data: ");
+        let sent = 0;
+        const pour = (): void => {
+          while (!res.destroyed && sent < 64 * 1024 * 1024) {
+            sent += chunk.length;
+            if (!res.write(chunk)) return void res.once("drain", pour);
+          }
+          res.destroy();
+        };
+        pour();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const connection = (await connectMcpServer({ kind: "http", name: "flood", url, headers: {} }, options))._unsafeUnwrap();
+      const lost = new Promise<string>((resolve) => connection.onLost(resolve));
+      const ctx = {
+        cwd: "/tmp",
+        fs: undefined as never,
+        shell: undefined as never,
+        skills: undefined as never,
+        limits: { bashTimeoutMs: 1000, maxOutputBytes: 30_000 },
+        signal: new AbortController().signal,
+        warn: () => undefined,
+      };
+      const outcome = await connection.tools[0]!.prepare({})._unsafeUnwrap().run(ctx);
+      expect(outcome.status).toBe("failed");
+      expect(await lost).toBe("the server sent over 8 MiB of an event stream without ending an event (a line that never ends?), and was stopped");
+      await connection.close();
+    } finally {
+      server.close();
+    }
+  });
+});
