@@ -73,9 +73,9 @@ const groupAndSession = (pid: string): { readonly group: number; readonly sessio
   return { group: Number(fields[2]), session: Number(fields[3]) };
 };
 
-/** A live process of `marker` in a group other than its session's: a job that moved out of bash's group. */
-const movedJob = (marker: string): string | undefined =>
-  running(marker).find((pid) => {
+/** The live processes of `marker` in a group other than their session's: jobs that moved out of bash's group. */
+const movedJobs = (marker: string): string[] =>
+  running(marker).filter((pid) => {
     try {
       const { group, session } = groupAndSession(pid);
       return group !== session;
@@ -83,6 +83,7 @@ const movedJob = (marker: string): string | undefined =>
       return false;
     }
   });
+const movedJob = (marker: string): string | undefined => movedJobs(marker)[0];
 
 const jobs = [
   ["`timeout … &`", (marker: string) => `timeout 500 sleep ${marker} >/dev/null 2>&1 & echo started`],
@@ -157,5 +158,30 @@ describe("a job in a process group of its own in a sandboxed command", () => {
     if (!bwrap) return;
     const marker = newMarker();
     expect(await jobEndsWithAgent(command(marker), marker, ending, "workspace", false)).toBe(true);
+  });
+});
+
+// Cancel (as timeout) ends the command's whole session while the agent runs on: on the old code TERM
+// went to bash's group only, and both jobs ran on.
+describe("session/cancel of a running command", () => {
+  it("ends its jobs in groups of their own too, the agent still running", async () => {
+    const marker = newMarker();
+    markers.push(marker);
+    const command = `set -m; sleep ${marker} >/dev/null 2>&1 & timeout 500 sleep ${marker} >/dev/null 2>&1 & wait`;
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command } }]), text("never"));
+    const agent = spawnAgent({ cwd, env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: cwd } });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      const answer = client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+      // The `set -m` sleep, `timeout 500 sleep …` and timeout's sleep: two groups, neither bash's.
+      for (let waited = 0; movedJobs(`sleep ${marker}`).length < 3 && waited < 10_000; waited += 25) await new Promise((r) => setTimeout(r, 25));
+      expect(movedJobs(`sleep ${marker}`)).toHaveLength(3);
+      await client.notify("session/cancel", { sessionId });
+      expect((await answer).stopReason).toBe("cancelled");
+      expect(await gone(`sleep ${marker}`, 5000)).toBe(true);
+      expect(agent.child.exitCode).toBeNull();
+    });
+    agent.child.stdin.end();
+    await agent.exited;
   });
 });
