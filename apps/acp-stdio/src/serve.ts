@@ -146,6 +146,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     maxSteps: config.turn.maxSteps,
     loopRepeats: config.loop.repeats,
     limits: { bashTimeoutMs: config.tools.bashTimeoutSeconds * 1000, maxOutputBytes: config.tools.maxOutputBytes },
+    images: { perResult: config.tools.maxImageBytes, perSession: config.tools.maxSessionImageBytes },
     contextWindow: config.model.contextWindow,
     compactThreshold: config.context.threshold,
     keepLastTurns: config.context.keepLastTurns,

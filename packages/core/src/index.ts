@@ -96,6 +96,7 @@ export {
 } from "./history/message.js";
 export { NO_RESULT } from "./history/tool-results.js";
 export { imagePlaceholder, withoutImages } from "./history/images-for-model.js";
+export { boundImages, DEFAULT_IMAGE_BUDGET, imageBytesOf, type ImageBudget } from "./history/image-budget.js";
 export { MAX_INPUT_DEPTH, nestsDeeperThan } from "./history/input-depth.js";
 export { isSessionId } from "./session/session-id.js";
 export { resolvePath } from "./paths/path.js";

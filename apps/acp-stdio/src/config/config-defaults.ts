@@ -26,7 +26,17 @@ export const DEFAULT_SKILL_DIRS: readonly string[] = ["~/.mm/skills", ".mm/skill
 export const DEFAULTS = {
   sessions: { enabled: false, dir: ".mm/sessions" },
   context: { keepLastTurns: 2 },
-  tools: { bashTimeoutSeconds: 120, maxOutputBytes: 30_000, sandbox: "off", writable: [], network: false, hidden: [], hiddenEnv: [] },
+  tools: {
+    bashTimeoutSeconds: 120,
+    maxOutputBytes: 30_000,
+    maxImageBytes: 5_242_880,
+    maxSessionImageBytes: 20_971_520,
+    sandbox: "off",
+    writable: [],
+    network: false,
+    hidden: [],
+    hiddenEnv: [],
+  },
   turn: { maxSteps: 100 },
   loop: { repeats: 3 },
   acp: { surface: "spec" },

@@ -12,6 +12,10 @@ export const LIMIT_MAX = {
   bashTimeoutSeconds: 86_400,
   /** 10 MB of one tool's output kept: already far more than any context window holds. */
   maxOutputBytes: 10_000_000,
+  /** 50 MiB of images in one tool result: more than any model API takes in one request. */
+  maxImageBytes: 52_428_800,
+  /** 200 MiB of images in a session: its file stays far below what can be written as one JSON text (docs/session-file.md). */
+  maxSessionImageBytes: 209_715_200,
   maxSteps: 10_000,
   repeats: 100,
 } as const;

@@ -42,6 +42,8 @@ export const configFileSchema = object(
       maxOutputBytes: optional(integerUpTo(1, LIMIT_MAX.maxOutputBytes)),
       sandbox: optional(oneOf(["off", "workspace"])),
       writable: dirs,
+      maxImageBytes: optional(integerUpTo(0, LIMIT_MAX.maxImageBytes)),
+      maxSessionImageBytes: optional(integerUpTo(0, LIMIT_MAX.maxSessionImageBytes)),
       network: optional(trueOrFalse),
       hidden: dirs,
       hiddenEnv: optional(array(envVarName)),

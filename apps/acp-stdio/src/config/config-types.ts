@@ -52,6 +52,10 @@ export type MmConfig = {
     /** Directories a sandboxed command may write besides the session's cwd and its private /tmp; absolute. */
     readonly writable: readonly string[];
     /** Whether a sandboxed command has the network. */
+    /** Bytes of images (decoded) one tool result keeps; past it, placeholders. */
+    readonly maxImageBytes: number;
+    /** Bytes of images (decoded) a session's history holds in all; past it, placeholders. */
+    readonly maxSessionImageBytes: number;
     readonly network: boolean;
     /** Paths masked from sandboxed commands and file tools, besides the built-in secrets; `~` expanded, relative ones against each session's cwd. */
     readonly hidden: readonly string[];

@@ -6,7 +6,7 @@
 import type { ImageData, Message } from "./message.js";
 
 /** Bytes of base64 `data` once decoded. */
-const decodedBytes = (data: string): number => {
+export const decodedBytes = (data: string): number => {
   const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
   return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 };

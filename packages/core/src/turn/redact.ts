@@ -4,9 +4,6 @@
  * the editor is shown are made, so no tool (built in, MCP, an embedder's) can hand one on: the result
  * the model reads and the session keeps, the diffs, the live output, the titles.
  */
-import type { ToolResultMessage } from "../history/message.js";
-import type { Emit, TurnEvent } from "./events.js";
-
 /** Replaces every secret in a text; the same string when it holds none. */
 export type Redact = (text: string) => string;
 
@@ -35,12 +32,3 @@ const deep = (redact: Redact, value: unknown): unknown => {
 
 /** `value` with `redact` applied to every string in it (images left as they are); the same value when none changed. */
 export const redactDeep = <T>(redact: Redact, value: T): T => deep(redact, value) as T;
-
-/** An emitter that redacts what it passes on. */
-export const redactingEmit =
-  (redact: Redact, emit: Emit): Emit =>
-  (event: TurnEvent) =>
-    emit(redactDeep(redact, event));
-
-/** A call's result with its secrets replaced. */
-export const redactResult = (redact: Redact, result: ToolResultMessage): ToolResultMessage => redactDeep(redact, result);

@@ -4,7 +4,7 @@
  * history, grants and token count in; events while it runs; every change in its outcome.
  */
 import { compactHistory, compactionLine } from "../compaction/compact-history.js";
-import { assistantMessage, userMessage, type History, type ImageData, type Message, type ToolCall } from "../history/message.js";
+import { assistantMessage, userMessage, type History, type ImageData, type Message, type ToolCall, type ToolResultMessage } from "../history/message.js";
 import { withoutImages } from "../history/images-for-model.js";
 import { withAllToolResults } from "../history/tool-results.js";
 import type { ChangeTracker } from "../ports/change-tracker.js";
@@ -22,7 +22,8 @@ import type { Emit } from "./events.js";
 import { executeCall, refusedCall, type CallOutcome } from "./execute-call.js";
 import { createLoopDetector } from "./loop-detector.js";
 import { runModelStep } from "./model-step.js";
-import { redactingEmit, redactResult, type Redact } from "./redact.js";
+import { DEFAULT_IMAGE_BUDGET, imageBytesOf, withBoundedImages, type ImageBudget } from "../history/image-budget.js";
+import { redactDeep, type Redact } from "./redact.js";
 import { bareView } from "./tool-call-view.js";
 import { estimateTokens } from "./token-estimate.js";
 
@@ -63,6 +64,8 @@ export type TurnSettings = {
    * output before anyone sees it: the model, the editor, the session (turn/redact.ts).
    */
   readonly redact?: Redact;
+  /** The bytes of images a tool result and a session keep (history/image-budget.ts); DEFAULT_IMAGE_BUDGET when absent. */
+  readonly images?: ImageBudget;
 };
 
 /** One turn to run: the session's state, the user's text, where events go. */
@@ -192,9 +195,14 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     lastInputTokens = undefined;
   };
 
+  // What a call hands on, shown (its events) and kept (its result), alike: its images within the
+  // budget given what the session holds (history/image-budget.ts), then the host's secrets replaced
+  // (turn/redact.ts). Its `tool-done` event comes just before its result is kept: the two agree.
   const redact = settings.redact;
-  /** What a call shows goes out redacted (its result is redacted as it is kept, below). */
-  const callEmit = redact === undefined ? emit : redactingEmit(redact, emit);
+  const budget = settings.images ?? DEFAULT_IMAGE_BUDGET;
+  const handOn = <T>(value: T): T => (redact === undefined ? value : redactDeep(redact, value));
+  const callEmit: Emit = (event) => emit(handOn(event.type === "tool-done" ? withBoundedImages(event, budget, imageBytesOf(history)) : event));
+  const kept = (result: ToolResultMessage): ToolResultMessage => handOn(withBoundedImages(result, budget, imageBytesOf(history)));
   const onText = (text: string): void => emit({ type: "text", text });
   const onThought = (text: string): void => emit({ type: "thought", text });
   for (let step = 0; step < settings.maxSteps; step++) {
@@ -253,7 +261,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
             callEmit,
           ),
       );
-      if (outcome.result !== undefined) append(redact === undefined ? outcome.result : redactResult(redact, outcome.result));
+      if (outcome.result !== undefined) append(kept(outcome.result));
       if (outcome.granted !== undefined) grants.add(outcome.granted);
       if (outcome.ran !== undefined) ran.push(outcome.ran);
       await progress();
