@@ -13,6 +13,7 @@
  */
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart, JSONSchema7 } from "@ai-sdk/provider";
 import { answerTooLargeIn, type Model, type ModelError, type ModelEvent, type ModelRequest, type ToolSpec } from "@mm/core";
+import { chatProviderFor, type ChatProvider } from "./chat-provider.js";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
 import { isOpenAIHost } from "./openai-host.js";
 import { providerModels } from "./provider-models.js";
@@ -36,6 +37,8 @@ export type AiSdkModelOptions = {
   readonly apiKeyEnv?: string | undefined;
   /** `chat`: /chat/completions, which every OpenAI-compatible server speaks; `responses`: /responses with `store: false`. */
   readonly api: "chat" | "responses";
+  /** The AI SDK provider that speaks chat-completions (chat-provider.ts); `auto` (by the base URL's host) when absent. */
+  readonly provider?: ChatProvider | undefined;
   /** Retries of 429, 5xx, connection failures and cut-off streams (default 2), waiting 2 s, 4 s… unless the server sends `retry-after(-ms)`. */
   readonly maxRetries?: number;
   /** How requests are sent; the global fetch (through `proxy` when set) when absent. */
@@ -82,7 +85,7 @@ export const retryLine = (notice: RetryNotice, context: ErrorContext): string =>
 const failureError = (failure: StepFailure): unknown => {
   switch (failure.kind) {
     case "unfinished":
-      return Object.assign(new Error("the model stream ended before the server finished the answer (the connection dropped?)"), {
+      return Object.assign(new Error("the model server ended the stream before finishing the answer"), {
         name: "MM_UnfinishedStream",
         isRetryable: true,
       });
@@ -118,10 +121,14 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
   const errorContext: ErrorContext = { baseURL, apiKey: options.apiKey, apiKeyEnv: options.apiKeyEnv };
   const maxRetries = options.maxRetries ?? 2;
   const maxOutputChars = options.maxOutputChars ?? MAX_STEP_OUTPUT_CHARS;
+  // The model's reasoning goes back to the Responses API (with its item), and to Moonshot, which asks
+  // for a thinking model's `reasoning_content` with its tool calls; other chat servers get none.
+  const sendsReasoning = options.api === "responses" || chatProviderFor(baseURL, options.provider) === "moonshotai";
   const modelsOf = providerModels({
     api: options.api,
     baseURL,
     apiKey: options.apiKey || PLACEHOLDER_API_KEY,
+    provider: options.provider,
     headers: options.headers,
     fetch: options.fetch,
     proxy: options.proxy,
@@ -167,7 +174,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     }
     const tools = toolsFor(request.tools);
     const call: LanguageModelV3CallOptions = {
-      prompt: toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses", reasoning: options.api === "responses" }),
+      prompt: toProviderPrompt(request.system, request.messages, { imagesInToolResults: options.api === "responses", reasoning: sendsReasoning }),
       ...(tools ? { tools, toolChoice: { type: "auto" } } : {}),
       abortSignal,
       // The raw chunks say whether the server finished the answer, and carry reasoning the provider drops.
@@ -197,6 +204,16 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
       }
     };
     let pending: readonly ModelEvent[] = [];
+    /** The attempt's end once its stream is done: its calls and finish (errors after a cut-off to the log), or a failure thrown. */
+    const ended = (): readonly ModelEvent[] => {
+      const end = parts.end();
+      if ("failure" in end) throw failureError(end.failure);
+      for (const error of parts.ignored) {
+        const words = parts.cutOff === "content-filter" ? "stopped by its content filter" : "cut off at the model's output limit";
+        options.log?.(`the model server sent an error after the answer was ${words}; the answer ends there: ${explainError(error, errorContext).message}`);
+      }
+      return end.finish;
+    };
     try {
       // An attempt: the request, then its stream up to the first thing to show (or its end).
       let first = await withRetries(
@@ -209,11 +226,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
           const contentType = response?.headers?.["content-type"];
           if (contentType !== undefined && !contentType.includes("text/event-stream")) return { refused: notAStream(contentType) };
           const start = await pump();
-          if (start.done) {
-            const end = parts.end();
-            if ("failure" in end) throw failureError(end.failure);
-            return { events: end.finish, done: true };
-          }
+          if (start.done) return { events: ended(), done: true };
           return start;
         },
         { maxRetries, signal, onRetry: logRetry, ...(options.sleep ? { sleep: options.sleep } : {}) },
@@ -223,11 +236,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
         yield* first.events;
         if (first.done) return;
         first = await pump();
-        if (first.done) {
-          const end = parts.end();
-          if ("failure" in end) throw failureError(end.failure);
-          return yield* end.finish;
-        }
+        if (first.done) return yield* ended();
       }
     } catch (error) {
       yield* pending;

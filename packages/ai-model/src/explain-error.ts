@@ -166,8 +166,13 @@ const explainLast = (error: unknown, attempts: number, { baseURL, apiKey, apiKey
   const failure = error as Failure;
   const status = failure.statusCode;
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
-  if (failure.name === "MM_UnfinishedStream" || failure.name === "MM_StreamBroken") {
-    const reason = failure.name === "MM_StreamBroken" ? (networkReason(failure) ?? oneLine(failure.message)) : "mid-stream";
+  // The server closed the stream itself, cleanly, before it finished the answer (no finish reason, no
+  // response.completed): not a broken connection, though still an error.
+  if (failure.name === "MM_UnfinishedStream") {
+    return { kind: "network", message: `the model server at ${baseURL} ended the stream before finishing the answer${tries}` };
+  }
+  if (failure.name === "MM_StreamBroken") {
+    const reason = networkReason(failure) ?? oneLine(failure.message);
     return {
       kind: "network",
       message: `the connection to the model server at ${baseURL} broke before the answer was finished${reason !== "mid-stream" ? ` (${reason})` : ""}${tries}`,

@@ -46,17 +46,74 @@ describe("the model path", () => {
     expect(lines).toEqual([expect.stringMatching(/broke before the answer was finished, retry 1\/2 in 2 s$/)]);
   });
 
-  it("fails a stream that never finishes after its retries, and never reports it complete", async () => {
+  it("fails a stream the server ends before any of the answer after its retries, and never reports it complete", async () => {
     const cut = frames([delta({ role: "assistant", content: "" })]);
     const fake = await servers.start([cut, cut, cut]);
     const events = await collect(modelOn(fake.url).step(request()));
     expect(events).toEqual([
       {
         type: "error",
-        error: { kind: "network", message: `the connection to the model server at ${fake.url} broke before the answer was finished after 3 attempts` },
+        error: { kind: "network", message: `the model server at ${fake.url} ended the stream before finishing the answer after 3 attempts` },
       },
     ]);
     expect(fake.requests).toHaveLength(3);
+  });
+
+  it("finishes a stream its server ends with [DONE] and no finish reason, at once: stop, or tool-calls when calls came", async () => {
+    const call = delta({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] });
+    const fake = await servers.start([frames([delta({ content: "Hi" }), "data: [DONE]\n\n"]), frames([call, "data: [DONE]\n\n"])]);
+    const debug: string[] = [];
+    const model = modelOn(fake.url, { debug: (l) => debug.push(l) });
+    expect((await collect(model.step(request()))).at(-1)).toMatchObject({ type: "finish", reason: "stop" });
+    const events = await collect(model.step(request()));
+    expect(events.filter((e) => e.type === "tool-call")).toEqual([{ type: "tool-call", id: "c1", name: "bash", input: { command: "ls" } }]);
+    expect(events.at(-1)).toMatchObject({ type: "finish", reason: "tool-calls" });
+    expect(fake.requests).toHaveLength(2);
+    expect(debug).toContain("model stream: the server sent [DONE] without a finish reason; taken as tool_calls");
+  });
+
+  it("ends an answer cut off at its output limit as such when an error chunk follows, the error in the log", async () => {
+    const error = sse({
+      object: "chat.completion.chunk",
+      error: { code: 502, message: "Provider returned error" },
+      choices: [{ index: 0, delta: {}, finish_reason: "error" }],
+    });
+    const fake = await servers.start([frames([delta({ content: "Half" }), delta({}, "length"), error, "data: [DONE]\n\n"])]);
+    const lines: string[] = [];
+    const events = await collect(modelOn(fake.url, { log: (l) => lines.push(l) }).step(request()));
+    expect(events).toEqual([
+      { type: "text", text: "Half" },
+      { type: "finish", usage: {}, reason: "length" },
+    ]);
+    expect(lines).toEqual([
+      "the model server sent an error after the answer was cut off at the model's output limit; the answer ends there: the model server failed mid-response: Provider returned error",
+    ]);
+  });
+
+  it("reads Kimi's tool calls without index and the usage inside its choice, through Moonshot's provider or the compatible one", async () => {
+    const kimi = [
+      delta({
+        tool_calls: [
+          { id: "b:0", type: "function", function: { name: "bash", arguments: "" } },
+          { id: "b:1", type: "function", function: { name: "bash", arguments: "" } },
+        ],
+      }),
+      delta({ tool_calls: [{ function: { arguments: '{"command":"ls"}' } }, { function: { arguments: '{"command":"pwd"}' } }] }),
+      sse({
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta: {}, finish_reason: "tool_calls", usage: { prompt_tokens: 10, completion_tokens: 7, total_tokens: 17 } }],
+      }),
+      "data: [DONE]\n\n",
+    ];
+    for (const provider of ["moonshotai", "openai-compatible"] as const) {
+      const fake = await servers.start([frames(kimi)]);
+      const events = await collect(modelOn(fake.url, { provider }).step(request()));
+      expect(events, provider).toEqual([
+        { type: "tool-call", id: "b:0", name: "bash", input: { command: "ls" } },
+        { type: "tool-call", id: "b:1", name: "bash", input: { command: "pwd" } },
+        { type: "finish", usage: { inputTokens: 10, outputTokens: 7 }, reason: "tool-calls" },
+      ]);
+    }
   });
 
   it("stops a step whose output passes the cap, naming it, and cancels the request", async () => {
@@ -115,7 +172,7 @@ describe("the model path", () => {
     ).toBe("<think>hm</think>Yes.");
   });
 
-  it("sends no reasoning back to a chat server, and the Responses API's back with its item", async () => {
+  it("sends no reasoning back to a chat server but Moonshot, and the Responses API's back with its item", async () => {
     const fake = await servers.start([text("a"), text("b")]);
     const history = request({
       messages: [
@@ -126,5 +183,12 @@ describe("the model path", () => {
     });
     await collect(modelOn(fake.url).step(history));
     expect(JSON.stringify(fake.requests[0]?.body)).not.toContain("secret thoughts");
+    // Moonshot asks for a thinking model's reasoning back, as the assistant message's reasoning_content.
+    await collect(modelOn(fake.url, { provider: "moonshotai" }).step(history));
+    expect((fake.requests[1]?.body as { messages: unknown[] }).messages).toContainEqual({
+      role: "assistant",
+      content: "A",
+      reasoning_content: "secret thoughts",
+    });
   });
 });

@@ -9,7 +9,12 @@
  *   interpreter) are not mm's: they are neither yielded nor answered.
  * - A step is finished only when the server said so on the wire (a `finish_reason`, a
  *   `response.completed` / `response.incomplete` / `response.failed` event), seen in the raw chunks:
- *   a stream cut off before that is a failure, never a complete answer whose tool calls run.
+ *   a stream cut off before that is a failure, never a complete answer whose tool calls run. (A chat
+ *   stream the server ended with `[DONE]`, or closed after a whole chunk, without a finish reason
+ *   gets one before the provider reads it: chat-stream-repairs.ts.)
+ * - An error the server sends after saying the answer was cut off (a `length` or `content_filter`
+ *   finish, a `response.incomplete`; OpenRouter does so when a routed model hits its output limit)
+ *   does not fail the step: it ends as the finish said, and the error is kept for the log.
  * - Output is capped: text, reasoning and tool input together past `maxOutputChars` stop the step.
  */
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
@@ -59,7 +64,16 @@ type Raw = {
   readonly type?: unknown;
   readonly delta?: unknown;
   readonly item_id?: unknown;
+  readonly response?: { readonly incomplete_details?: { readonly reason?: unknown } | null };
   readonly choices?: readonly { readonly finish_reason?: unknown }[];
+};
+
+/** The cut-off a raw chunk announces (a `length` / `content_filter` finish, a `response.incomplete`), if any. */
+const cutOffBy = (raw: Raw | undefined): FinishReason | undefined => {
+  if (raw === undefined || raw === null) return undefined;
+  if (raw.type === "response.incomplete") return raw.response?.incomplete_details?.reason === "content_filter" ? "content-filter" : "length";
+  const reason = Array.isArray(raw.choices) ? raw.choices.find((c) => c?.finish_reason != null)?.finish_reason : undefined;
+  return reason === "length" ? "length" : reason === "content_filter" ? "content-filter" : undefined;
 };
 
 const RESPONSE_ENDS = new Set(["response.completed", "response.incomplete", "response.failed"]);
@@ -73,7 +87,7 @@ const saysFinished = (raw: Raw | undefined): boolean =>
 /** The state of one attempt at a step. */
 export const stepParts = (maxOutputChars: number = MAX_STEP_OUTPUT_CHARS) => {
   let finishedOnWire = false;
-  let finish: ModelEvent | undefined;
+  let finish: Extract<ModelEvent, { type: "finish" }> | undefined;
   let emitted = false;
   let chars = 0;
   let reasoned = false;
@@ -84,6 +98,10 @@ export const stepParts = (maxOutputChars: number = MAX_STEP_OUTPUT_CHARS) => {
   const calls: ModelEvent[] = [];
   /** The provider's complaint that the stream ended without a finish reason: judged at the end. */
   let deferredError: unknown;
+  /** How the server said the answer was cut off, once it did. */
+  let cutOff: FinishReason | undefined;
+  /** Errors the server sent after that: for the log, not the step's end. */
+  const ignored: unknown[] = [];
 
   const grow = (n: number): StepFailure | undefined => {
     chars += n;
@@ -133,12 +151,17 @@ export const stepParts = (maxOutputChars: number = MAX_STEP_OUTPUT_CHARS) => {
       case "raw": {
         const raw = part.rawValue as Raw | undefined;
         if (saysFinished(raw)) finishedOnWire = true;
+        cutOff ??= cutOffBy(raw);
         // Raw reasoning of the Responses API (LM Studio, DeepSeek, gpt-oss servers): the provider drops it.
         if (raw?.type === "response.reasoning_text.delta" && typeof raw.delta === "string") return reasoning(raw.delta, undefined);
         return NOTHING;
       }
       case "error": {
         const error = part.error;
+        if (cutOff !== undefined) {
+          ignored.push(error);
+          return NOTHING;
+        }
         // @ai-sdk/openai-compatible 2.0.92 reports a stream without a finish reason as an error part at its
         // end; judged at the end with the other unfinished streams (retried when nothing was shown).
         if (!finishedOnWire && error instanceof Error && error.name === "AI_InvalidResponseDataError") {
@@ -154,7 +177,9 @@ export const stepParts = (maxOutputChars: number = MAX_STEP_OUTPUT_CHARS) => {
 
   /** How the attempt ended once its stream is done: its tool calls and the finish event, or a failure. */
   const end = (): { readonly finish: readonly ModelEvent[] } | { readonly failure: StepFailure } => {
-    if (finish !== undefined && finishedOnWire) return { finish: [...calls, finish] };
+    // After an ignored error the provider may report the finish as an error ("other"): the wire said how it ended.
+    if (finish !== undefined && finishedOnWire)
+      return { finish: [...calls, ignored.length > 0 && cutOff !== undefined ? { ...finish, reason: cutOff } : finish] };
     if (deferredError !== undefined && finishedOnWire) return { failure: { kind: "provider", error: deferredError } };
     return { failure: { kind: "unfinished" } };
   };
@@ -162,6 +187,14 @@ export const stepParts = (maxOutputChars: number = MAX_STEP_OUTPUT_CHARS) => {
   return {
     take,
     end,
+    /** Errors the server sent after it said the answer was cut off, for the log. */
+    get ignored(): readonly unknown[] {
+      return ignored;
+    },
+    /** How the server said the answer was cut off (`length`, `content-filter`), if it did. */
+    get cutOff(): FinishReason | undefined {
+      return cutOff;
+    },
     /** Whether anything was shown (text, reasoning): from then on the step is not retried. */
     get emitted(): boolean {
       return emitted;
