@@ -19,6 +19,9 @@ import {
   loadDiskSkillCatalogue,
   nodeFileSystem,
   platformLine,
+  secretSet,
+  sessionRedactor,
+  urlSecrets,
   startReaper,
   systemClock,
 } from "@mm/node";
@@ -90,6 +93,11 @@ const main = async (): Promise<void> => {
   if (chosen === undefined) return;
   const { level: chosenLevel, loaded } = chosen;
   const log = leveledLog(chosenLevel, stderrLine);
+  // The secrets mm holds, in one place (boundary/secrets.ts): the model's key (and a password in its
+  // URL), the values of tools.hiddenEnv, later the editor's MCP servers' headers and environment.
+  // Every log line, tool result, diff, live output, session file and undo blob goes without them.
+  const secrets = secretSet([config.model.apiKey, ...urlSecrets(config.model.baseURL), ...config.tools.hiddenEnv.map((name) => process.env[name])]);
+  const log = leveledLog(chosenLevel, (line) => stderrLine(secrets.redact(line)));
   const { config, source, notices } = loaded;
   for (const notice of notices) log.warn(notice);
   const stateDir = userStateDir(process.env, homedir());
@@ -130,7 +138,7 @@ const main = async (): Promise<void> => {
   const reaper = startReaper();
   if (sandbox?.roomDir !== undefined) reaper.removeAtEnd(sandbox.roomDir);
   // The key out of every output too: with the sandbox off a command can read /proc/<agent>/environ.
-  const shell = bashShell({ env: commandEnv, redact: [config.model.apiKey], reaper, ...(sandbox !== undefined ? { wrapper: sandbox.wrapper } : {}) });
+  const shell = bashShell({ env: commandEnv, redact: secrets.redact, reaper, ...(sandbox !== undefined ? { wrapper: sandbox.wrapper } : {}) });
   const ports: AppPorts = {
     model,
     fs: nodeFileSystem(),
@@ -144,12 +152,18 @@ const main = async (): Promise<void> => {
     skills,
     // The user's key (the undo log's) signs a session's mode and model: a shipped file cannot set them.
     store: config.sessions.enabled
-      ? jsonSessionStore({ dir: config.sessions.dir, key: undoKeyFile(join(stateDir, "undo.key")), warn: (line) => log.warn(`mm-acp: ${line}`) })
+      ? jsonSessionStore({
+          dir: config.sessions.dir,
+          key: undoKeyFile(join(stateDir, "undo.key")),
+          warn: (line) => log.warn(`mm-acp: ${line}`),
+          redact: sessionRedactor(secrets),
+        })
       : undefined,
     clock: systemClock,
     random: cryptoRandomHex,
     ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
     commandEnv,
+    secrets,
     // A session's cwd must exist and be a directory: nothing is ever created outside one.
     cwdProblem: async (cwd) => {
       const info = await stat(cwd).catch(() => undefined);

@@ -34,6 +34,8 @@ export type JsonSessionStoreOptions = {
    * which a load honours only when the signature checks. One of this process only when absent.
    */
   readonly key?: UndoKeyLoader;
+  /** Applied to every session before it is written: the secrets mm holds replaced (boundary/secrets.ts `sessionRedactor`). */
+  readonly redact?: (session: StoredSession) => StoredSession;
 };
 
 /** What the store knows of one session: its files, the lock it holds, what it last wrote or read. */
@@ -329,7 +331,10 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   };
 
   return {
-    save: (session) => run(session.cwd, session.id, (slot) => save(slot, session)),
+    save: (asked) => {
+      const session = options.redact === undefined ? asked : options.redact(asked);
+      return run(session.cwd, session.id, (slot) => save(slot, session));
+    },
     load: (cwd, id) => run(cwd, id, (slot) => load(slot, id)),
     hold: (cwd, id) => run(cwd, id, (slot) => hold(slot, id)),
     release: (cwd, id) => run(cwd, id, (slot) => release(slot, id)),

@@ -10,6 +10,7 @@ import { err, ok, okAsync, ResultAsync, type Result } from "neverthrow";
 import type { CommandWrapper } from "./command-wrapper.js";
 import type { Shell, ShellError, ShellRequest, ShellResult } from "../core-types.js";
 import { boundedOutput } from "./output-buffer.js";
+import { REDACTED, secretSet, type Redact } from "../boundary/secrets.js";
 import { NO_REAPER, type Reaper } from "./reaper.js";
 import { sessionsAlive, signalSessions, terminateSession } from "./process-group.js";
 
@@ -29,13 +30,12 @@ export type BashShellOptions = {
    * Secrets replaced in every command's output, live and final (the model's key: with the sandbox off
    * a command can read it from the agent's `/proc/<pid>/environ`); values under 8 characters are not.
    */
-  readonly redact?: readonly (string | undefined)[];
+  readonly redact?: readonly (string | undefined)[] | Redact;
   /** Told of every command's session started and ended, to kill what is left if the agent dies (reaper.ts). */
   readonly reaper?: Reaper;
 };
 
-/** What a redacted secret is replaced with. */
-export const REDACTED = "[redacted: a secret of the agent's]";
+export { REDACTED };
 
 /** The Shell port on local bash, plus what the process needs when it ends. */
 export type BashShell = Shell & {
@@ -232,13 +232,14 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
     }
     return child;
   };
-  const secrets = (options.redact ?? []).filter((secret): secret is string => secret !== undefined && secret.length >= 8);
-  const redacted = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
+  // One redaction for every output (boundary/secrets.ts): the host's function, or one over the values given.
+  const given = options.redact;
+  const redacted: Redact | undefined = given === undefined ? undefined : typeof given === "function" ? given : secretSet(given).redact;
   return {
     run: (asked) => {
       if (asked.signal.aborted) return okAsync(cancelledBeforeStart);
       const listener = asked.onOutput;
-      const request: ShellRequest = secrets.length === 0 || listener === undefined ? asked : { ...asked, onOutput: (text) => listener(redacted(text)) };
+      const request: ShellRequest = redacted === undefined || listener === undefined ? asked : { ...asked, onOutput: (text) => listener(redacted(text)) };
       return checkWorkingDirectory(request.cwd)
         .andThen(() => (wrapper === undefined ? okAsync(bashArgv(bashPath, request)) : wrapper.wrap(bashArgv(bashPath, request), request)))
         .andThen((argv) => spawnCommand(argv, options.env ?? process.env, request).map(track))
@@ -252,7 +253,7 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
             ),
         )
         .map((result) => (wrapper === undefined ? result : wrapper.finish(result, request)))
-        .map((result) => (secrets.length === 0 ? result : { ...result, output: redacted(result.output) }));
+        .map((result) => (redacted === undefined ? result : { ...result, output: redacted(result.output) }));
     },
     signalAll: (signal) => {
       const signalled = signalSessions(sessions, signal);
