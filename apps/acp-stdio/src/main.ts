@@ -113,6 +113,7 @@ const main = async (): Promise<void> => {
     baseURL: config.model.baseURL,
     apiKey: config.model.apiKey,
     apiKeyEnv: config.model.apiKeyEnv,
+    provider: config.model.provider,
     api: config.model.api,
     reasoningTag: config.model.reasoningTag,
     proxy,

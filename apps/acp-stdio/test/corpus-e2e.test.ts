@@ -1,7 +1,9 @@
 /**
  * The compatibility corpus end to end: every stream of @mm/fake-openai's corpus (the wire shapes of
  * OpenAI, Azure, Ollama, vLLM, LM Studio, llama.cpp, DeepSeek, Mistral, Groq, OpenRouter, xAI, on
- * chat-completions and the Responses API) played to the built mm-acp, driven by the SDK's client:
+ * chat-completions and the Responses API; servers without a finish reason, Kimi's tool calls), played to
+ * the built mm-acp as they come and in 7-character writes, and through the AI SDK's own provider where a
+ * server has one (`model.provider`), driven by the SDK's client:
  * what the editor is shown (text, thoughts, the stop reason or the error), whether the tool call
  * ran and its output went back. And the error bodies those servers send: the line the user reads,
  * and whether mm retried.
@@ -24,9 +26,9 @@ afterAll(async () => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
-const agentFor = (api: "chat" | "responses", surface: "spec" | "full"): SpawnedAgent => {
-  const config = join(cwd, `${api}-${surface}.json`);
-  writeFileSync(config, JSON.stringify({ model: { api }, acp: { surface } }));
+const agentFor = (api: "chat" | "responses", surface: "spec" | "full", provider?: string): SpawnedAgent => {
+  const config = join(cwd, `${api}-${surface}${provider !== undefined ? `-${provider}` : ""}.json`);
+  writeFileSync(config, JSON.stringify({ model: { api, ...(provider !== undefined ? { provider } : {}) }, acp: { surface } }));
   return spawnAgent({
     env: { MM_BASE_URL: fake.url, OPENAI_API_KEY: "sk-corpus", MM_MODEL: "corpus-model", XDG_CONFIG_HOME: cwd },
     cwd,
@@ -39,18 +41,29 @@ type Outcome = {
   readonly error?: string;
   readonly text: string;
   readonly thought: string;
+  /** The tokens of the turn's first `usage_update`. */
+  readonly used?: number;
   readonly requests: string;
+  /** How many model requests the turn made. */
+  readonly sent: number;
   readonly asked: number;
 };
 
-/** Each entry as one prompt of its own session; what the editor and the server saw of it. */
-const play = async (agent: SpawnedAgent, entries: readonly CorpusEntry[]): Promise<Outcome[]> => {
+/** The answer as one string cut in `size`-character writes, each written on its own. */
+const inWrites = (wire: readonly string[], size: number): string[] => {
+  const all = wire.join("");
+  return Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
+};
+
+/** Each entry as one prompt of its own session; what the editor and the server saw of it (`writes`: the answer cut in writes of that many characters). */
+const play = async (agent: SpawnedAgent, entries: readonly CorpusEntry[], writes?: number): Promise<Outcome[]> => {
   const outcomes = await agent.run(async (client) => {
     const out: Outcome[] = [];
     for (const entry of entries) {
       const before = fake.requests.length;
       const asked = agent.permissions.length;
-      fake.enqueue(frames(entry.frames, entry.end !== undefined ? { end: entry.end } : {}));
+      const end = entry.end !== undefined ? { end: entry.end } : {};
+      fake.enqueue(writes === undefined ? frames(entry.frames, end) : frames(inWrites(entry.frames, writes), { ...end, delayMs: 1 }));
       const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
       const result = await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] }).then(
         (r) => ({ stopReason: r.stopReason }),
@@ -63,11 +76,14 @@ const play = async (agent: SpawnedAgent, entries: readonly CorpusEntry[]): Promi
           .filter((u) => u.sessionUpdate === kind)
           .map((u) => (u as { content: { text: string } }).content.text)
           .join("");
+      const usage = mine.find((u) => u.sessionUpdate === "usage_update") as { used?: number } | undefined;
       out.push({
         ...result,
+        ...(usage?.used !== undefined ? { used: usage.used } : {}),
         text: joined("agent_message_chunk"),
         thought: joined("agent_thought_chunk"),
         requests: JSON.stringify(fake.requests.slice(before).map((r) => r.body)),
+        sent: fake.requests.length - before,
         asked: agent.permissions.length - asked,
       });
     }
@@ -88,11 +104,14 @@ const check = (entry: CorpusEntry, outcome: Outcome, surface: "spec" | "full"): 
     expect(outcome.error, what).toBeUndefined();
     expect(outcome.stopReason, what).toBe(surface === "full" ? (entry.expect.fullStop ?? entry.expect.stop) : entry.expect.stop);
   }
-  if (entry.expect.command !== undefined) {
-    expect(outcome.asked, what).toBe(1);
-    // The command's output went back to the model as the call's result.
-    const word = entry.expect.command.replace(/^echo /, "");
-    expect(outcome.requests, what).toContain(`${word}\\n[exit code: 0]`);
+  const commands = entry.expect.commands ?? (entry.expect.command !== undefined ? [entry.expect.command] : []);
+  // A finished answer is never asked for again: one request, and one more after its calls ran.
+  if (entry.expect.error === undefined) expect(outcome.sent, `${what}: requests`).toBe(commands.length > 0 ? 2 : 1);
+  if (entry.expect.used !== undefined) expect(outcome.used, `${what}: the server's usage`).toBe(entry.expect.used);
+  if (commands.length > 0) {
+    expect(outcome.asked, what).toBe(commands.length);
+    // Each command's output went back to the model as its call's result.
+    for (const command of commands) expect(outcome.requests, what).toContain(`${command.replace(/^echo /, "")}\\n[exit code: 0]`);
   } else {
     expect(outcome.asked, `${what}: no tool call may run`).toBe(0);
   }
@@ -110,6 +129,24 @@ describe.each(["chat", "responses"] as const)("the corpus over %s", (api) => {
     const cut = entries.filter((e) => e.expect.fullStop !== undefined);
     const outcomes = await play(agentFor(api, "full"), cut);
     cut.forEach((entry, i) => check(entry, outcomes[i]!, "full"));
+  });
+
+  it("shows every answer the same when it comes in 7-character writes", async () => {
+    const outcomes = await play(agentFor(api, "spec"), entries, 7);
+    entries.forEach((entry, i) => check(entry, outcomes[i]!, "spec"));
+  });
+});
+
+describe("the servers with a provider of their own (model.provider)", () => {
+  const entries = CORPUS.filter((e) => e.provider !== undefined);
+
+  it.each(["spec", "full"] as const)("reads their answers through it (%s surface)", async (surface) => {
+    expect(entries.length).toBeGreaterThan(0);
+    for (const provider of new Set(entries.map((e) => e.provider!))) {
+      const mine = entries.filter((e) => e.provider === provider);
+      const outcomes = await play(agentFor("chat", surface, provider), mine);
+      mine.forEach((entry, i) => check(entry, outcomes[i]!, surface));
+    }
   });
 });
 

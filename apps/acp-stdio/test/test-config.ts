@@ -8,6 +8,7 @@ export const testConfig = (): MmConfig => ({
     apiKeyEnv: "OPENAI_API_KEY",
     apiKey: undefined,
     api: "chat",
+    provider: "auto",
     contextWindow: 128_000,
     choices: [],
     vision: false,

@@ -10,6 +10,7 @@ export const DEFAULT_MODEL = {
   baseURL: "https://api.openai.com/v1",
   apiKeyEnv: "OPENAI_API_KEY",
   api: "chat",
+  provider: "auto",
   contextWindow: 128_000,
   choices: [],
   vision: false,

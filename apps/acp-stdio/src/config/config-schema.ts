@@ -2,6 +2,7 @@
  * The keys a config file may hold and the type each must have. A file sets any subset; unknown keys
  * and wrong types are refused with the path of the key.
  */
+import { CHAT_PROVIDERS } from "@mm/ai-model";
 import { array, formatKeyPath, object, optional, problemText, type Infer, type Problem as CoreProblem } from "@mm/core";
 import type { Result } from "neverthrow";
 import { closestName } from "./did-you-mean.js";
@@ -27,6 +28,7 @@ export const configFileSchema = object(
         baseURL: optional(httpUrl),
         apiKeyEnv: optional(envVarName),
         api: optional(oneOf(["chat", "responses"])),
+        provider: optional(oneOf(CHAT_PROVIDERS)),
         contextWindow: optional(integerUpTo(1, LIMIT_MAX.contextWindow)),
         choices: optional(array(nonEmptyString)),
         vision: optional(trueOrFalse),

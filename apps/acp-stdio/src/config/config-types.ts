@@ -3,6 +3,8 @@
  * from. Plain data, no methods; the API key is only ever held, never rendered.
  */
 
+import type { ChatProvider } from "@mm/ai-model";
+
 /** The wire API spoken to the model server. */
 export type ModelApi = "chat" | "responses";
 
@@ -25,6 +27,8 @@ export type MmConfig = {
     /** The key itself; undefined when that variable is unset. Never print or persist it. */
     readonly apiKey: string | undefined;
     readonly api: ModelApi;
+    /** The AI SDK provider spoken to a chat-completions server; `auto`: by the base URL's host. */
+    readonly provider: ChatProvider;
     readonly contextWindow: number;
     /** Models a picker offers when the server does not list its own (besides `name`). */
     readonly choices: readonly string[];

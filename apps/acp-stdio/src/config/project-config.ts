@@ -39,6 +39,7 @@ export const RULES: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
     baseURL: { kind: "never" },
     apiKeyEnv: { kind: "never" },
     api: { kind: "free" },
+    provider: { kind: "free" },
     contextWindow: { kind: "at-most", yours: contextWindowOf },
     choices: { kind: "free" },
     vision: { kind: "only", narrow: false, yours: (user) => user.model?.vision ?? DEFAULT_MODEL.vision },

@@ -412,7 +412,7 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
   },
   {
     server: "any chat server",
-    shape: "a stream that ends cleanly after a whole tool call but without finish_reason or [DONE]: the call does not run",
+    shape: "a stream the server ends cleanly after a whole tool call, without finish_reason or [DONE]: finished, the call runs",
     api: "chat",
     frames: [
       chunk(openai, [choice({ role: "assistant", content: "Let me run it." })]),
@@ -420,6 +420,16 @@ export const CHAT_SERVERS: readonly CorpusEntry[] = [
         choice({ tool_calls: [{ index: 0, id: "call_nofinish", type: "function", function: { name: "bash", arguments: args("echo corpus-unfinished") } }] }),
       ]),
     ],
-    expect: { text: "Let me run it.", error: "broke before the answer was finished" },
+    expect: { text: "Let me run it.ok", command: "echo corpus-unfinished", stop: "end_turn" },
+  },
+  {
+    server: "any chat server",
+    shape: "a stream the server ends in the middle of a chunk: the text stays, the turn fails (the server ended it, the connection held)",
+    api: "chat",
+    frames: [
+      chunk(openai, [choice({ role: "assistant", content: "Half an" })]),
+      'data: {"id":"chatcmpl-BZ1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":" ans',
+    ],
+    expect: { text: "Half an", error: "ended the stream before finishing the answer" },
   },
 ];

@@ -184,4 +184,11 @@ export const RESPONSES_SERVERS: readonly CorpusEntry[] = [
     ]),
     expect: { text: "Hello from Copilot.", thought: "Check the repo. Then answer.", stop: "end_turn" },
   },
+  {
+    server: "any Responses server",
+    shape: "a stream the server ends cleanly after whole events but before response.completed: the text stays, the turn fails",
+    api: "responses",
+    frames: numbered([["response.created", { response: response("in_progress") }], ...message("msg_c9", 0, ["Most of ", "an answer."])]),
+    expect: { text: "Most of an answer.", error: "ended the stream before finishing the answer" },
+  },
 ];
