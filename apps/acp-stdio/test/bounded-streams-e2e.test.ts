@@ -180,7 +180,7 @@ describe("an MCP server over HTTP whose answer to initialize never ends a line",
       .map((u) => (u as { content: { text: string } }).content.text.trim())
       .filter((t) => t.includes('MCP server "flood"'));
     expect(told).toEqual([
-      '[MCP server "flood" failed to start: the server sent over 8 MiB of an event stream without ending an event (a line that never ends?), and was stopped]',
+      '[MCP server "flood" failed to start: the server sent over 16 MiB of an event stream without ending an event (a line that never ends?), and was stopped]',
     ]);
     expect(server.requests).toHaveLength(1);
     expect(growth).toBeLessThan(100 * MiB);

@@ -20,9 +20,9 @@ const options = { cwd: "/tmp", env: {}, clientVersion: "0.11.0", startTimeoutMs:
 
 describe("an MCP server over HTTP past the bounds", () => {
   it.each([
-    ["http", "data-line", "sent over 8 MiB of an event stream without ending an event (a line that never ends?)"],
+    ["http", "data-line", "sent over 16 MiB of an event stream without ending an event (a line that never ends?)"],
     ["http", "json", "sent an answer of over 16 MiB"],
-    ["sse", "comment-line", "sent over 8 MiB of an event stream without ending an event (a line that never ends?)"],
+    ["sse", "comment-line", "sent over 16 MiB of an event stream without ending an event (a line that never ends?)"],
   ] as const)("%s answering with an endless %s is stopped at once", async (kind, line, says) => {
     server = await startEndlessServer({ kind: line, maxMs: 60_000 });
     const connected = await connectMcpServer({ kind, name: "flood", url: `${server.origin}/mcp`, headers: {} }, options);
@@ -105,7 +105,7 @@ describe("an MCP server over HTTP whose answer to a tool call never ends a line"
       };
       const outcome = await connection.tools[0]!.prepare({})._unsafeUnwrap().run(ctx);
       expect(outcome.status).toBe("failed");
-      expect(await lost).toBe("the server sent over 8 MiB of an event stream without ending an event (a line that never ends?), and was stopped");
+      expect(await lost).toBe("the server sent over 16 MiB of an event stream without ending an event (a line that never ends?), and was stopped");
       await connection.close();
     } finally {
       server.close();

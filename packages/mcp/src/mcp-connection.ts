@@ -2,11 +2,12 @@
  * One MCP server, connected: started (stdio in its own process group, or Streamable HTTP / SSE),
  * initialised, its tools listed (all pages) and turned into core Tools. The official client is loaded
  * on first use, so an agent without MCP servers never pays for it. Failures are one-line values.
- * Over HTTP every answer is bounded (@mm/core's `boundedFetch`: an event of its stream, a whole JSON
- * answer), as a stdio server's lines are: past it the server is stopped, with the line that says why.
+ * Over HTTP every answer is bounded (@mm/core's `boundedFetch`: 16 MiB an event of its stream or a
+ * whole JSON answer), as a stdio server's lines are: past it the server is stopped, with the line that
+ * says why.
  */
 import { ResultAsync } from "neverthrow";
-import { boundedFetch, type AnswerTooLarge, type Tool } from "@mm/core";
+import { boundedFetch, MAX_ANSWER_BYTES, type AnswerTooLarge, type Tool } from "@mm/core";
 import { GroupStdioTransport } from "./group-stdio-transport.js";
 import { mcpTool, type McpToolInfo } from "./mcp-tool.js";
 import type { McpServerSpec } from "./server-spec.js";
@@ -74,8 +75,9 @@ const transportOf = (spec: McpServerSpec, mcp: ClientModule, options: McpConnect
     });
   }
   const requestInit = { headers: { ...spec.headers } };
-  // Every answer bounded (an event of its stream, a whole JSON answer); redirects stay the SDK's, within the origin.
-  const fetch = boundedFetch(globalThis.fetch, { onExceeded });
+  // Every message bounded at 16 MiB however it comes (an event of its stream, a whole JSON answer), as a
+  // stdio line is at 16 Mi characters; redirects stay the SDK's, within the origin.
+  const fetch = boundedFetch(globalThis.fetch, { eventBytes: MAX_ANSWER_BYTES, onExceeded });
   return spec.kind === "http"
     ? new mcp.StreamableHTTPClientTransport(new URL(spec.url), { requestInit, fetch })
     : new mcp.SSEClientTransport(new URL(spec.url), { requestInit, fetch });
