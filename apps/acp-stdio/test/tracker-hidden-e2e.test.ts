@@ -54,11 +54,11 @@ const sessionFiles = (): string =>
     .map((name) => readFileSync(join(cwd, ".mm/sessions", name), "utf8"))
     .join("\n");
 
-/** One turn, sandboxed, `.env` hidden, sessions on: the model runs `commands` one call each. */
-const runTurn = async (commands: readonly string[]) => {
+/** One turn, `.env` hidden, sessions on: the model runs `commands` one call each (sandboxed unless `sandbox` is "off"). */
+const runTurn = async (commands: readonly string[], sandbox: "workspace" | "off") => {
   server.enqueue(...commands.map((command) => toolCalls([{ name: "bash", arguments: { command } }])), text("done"));
   const config = join(home, "mm.json");
-  writeFileSync(config, JSON.stringify({ sessions: { enabled: true }, tools: { sandbox: "workspace", hidden: [".env"] } }));
+  writeFileSync(config, JSON.stringify({ sessions: { enabled: true }, tools: { sandbox, hidden: [".env"] } }));
   const agent = spawnAgent({
     cwd,
     args: ["--config", config],
@@ -76,11 +76,11 @@ const runTurn = async (commands: readonly string[]) => {
 const shownDiffs = (agent: ReturnType<typeof spawnAgent>): string =>
   JSON.stringify(agent.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update" || u.sessionUpdate === "tool_call"));
 
-describe.skipIf(skip !== undefined)("the change tracker and hidden paths, sandboxed", () => {
+describe.skipIf(skip !== undefined)("the change tracker and hidden paths", () => {
   it("keeps a hidden .env out of .git/objects after a sandboxed git init, out of the diffs and the session file", async () => {
     writeFileSync(join(cwd, ".env"), SECRET);
     writeFileSync(join(cwd, "a.txt"), "a\n");
-    const agent = await runTurn(["git init -q", "echo b > a.txt", "echo c > a.txt"]);
+    const agent = await runTurn(["git init -q", "echo b > a.txt", "echo c > a.txt"], "workspace");
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("c\n");
     expect(readdirSync(join(cwd, ".git"))).toContain("objects");
     // The tracker did stage a.txt: its object is there, .env's is not.
@@ -91,7 +91,7 @@ describe.skipIf(skip !== undefined)("the change tracker and hidden paths, sandbo
     expect(sessionFiles()).not.toContain(MARK);
   });
 
-  it("keeps a hidden .env out of everything when a command stops .gitignore ignoring it", async () => {
+  it.each(["workspace", "off"] as const)("keeps a hidden .env out of everything when a command stops .gitignore ignoring it (sandbox %s)", async (sandbox) => {
     writeFileSync(join(cwd, ".gitignore"), ".env\n");
     writeFileSync(join(cwd, "a.txt"), "a\n");
     git("init", "-q");
@@ -99,7 +99,7 @@ describe.skipIf(skip !== undefined)("the change tracker and hidden paths, sandbo
     git("commit", "-qm", "init");
     writeFileSync(join(cwd, ".env"), SECRET);
     expect(allObjects()).not.toContain(MARK);
-    const agent = await runTurn(["printf '*.log\\n' > .gitignore", "echo b > a.txt"]);
+    const agent = await runTurn(["printf '*.log\\n' > .gitignore", "echo b > a.txt"], sandbox);
     expect(readFileSync(join(cwd, ".gitignore"), "utf8")).toBe("*.log\n");
     expect(shownDiffs(agent)).toContain(".gitignore");
     expect(allObjects()).not.toContain(MARK);
