@@ -69,13 +69,14 @@ describe("a model server that never ends a line", () => {
   });
 
   it.each([
-    ["data-line", 200],
-    ["comment-line", 200],
-    ["json", 500],
-  ] as const)("a step against an endless %s (status %i) fails in one line, asked once, retries allowed", async (kind, status) => {
+    ["data-line", 200, "chat"],
+    ["comment-line", 200, "chat"],
+    ["json", 500, "chat"],
+    ["data-line", 200, "responses"],
+  ] as const)("a step against an endless %s (status %i, %s) fails in one line, asked once, retries allowed", async (kind, status, api) => {
     server = await startEndlessServer({ kind, status, maxMs: 20_000 });
     const baseURL = `${server.origin}/v1`;
-    const model = aiSdkModel({ model: "m", baseURL, apiKey: "k-0123456789", api: "chat", maxRetries: 2, sleep: async () => undefined });
+    const model = aiSdkModel({ model: "m", baseURL, apiKey: "k-0123456789", api, maxRetries: 2, sleep: async () => undefined });
     const events = await collect(model.step({ system: "s", messages: [{ role: "user", text: "hi" }], tools: [], signal: new AbortController().signal }));
     const last = events.at(-1);
     expect(last).toEqual({
