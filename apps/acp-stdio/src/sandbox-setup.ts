@@ -4,7 +4,8 @@
  * it cannot run and what to do (every bash call then fails saying the same; nothing runs unconfined).
  */
 import { BUILT_IN_HIDDEN, bwrapSandbox, type BwrapSandbox, type SandboxUnavailable } from "@mm/node";
-import type { MmConfig } from "./config/index.js";
+import { dirname, join } from "node:path";
+import { userConfigPath, type MmConfig } from "./config/index.js";
 import type { Log } from "./log.js";
 
 /** The line logged once the sandbox's check is done: `unavailable` undefined when it works. */
@@ -25,8 +26,10 @@ export const startSandbox = (config: MmConfig, home: string, log: Pick<Log, "inf
   if (config.tools.sandbox !== "workspace") return undefined;
   const tools = stateDir === undefined ? config.tools : { ...config.tools, hidden: [...config.tools.hidden, stateDir] };
   const { writable, network, hidden } = tools;
-  // The sessions directory stays read-only inside: a command must not forge what session/load replays.
-  const sandbox = bwrapSandbox({ home, writable, network, hidden, ...(config.sessions.enabled ? { readOnly: [config.sessions.dir] } : {}) });
+  // Read-only inside, besides the cwd's `.mm` (always, made when absent): the sessions directory (a command
+  // must not forge what session/load replays), and where mm reads the user's own config and skills.
+  const readOnly = [...(config.sessions.enabled ? [config.sessions.dir] : []), dirname(userConfigPath(process.env, home)), join(home, ".mm")];
+  const sandbox = bwrapSandbox({ home, writable, network, hidden, readOnly });
   void sandbox.ready.then((checked) => (checked.isErr() ? log.warn(sandboxLine(tools, checked.error)) : log.info(sandboxLine(tools, undefined))));
   return sandbox;
 };

@@ -16,7 +16,7 @@
  * `.git` file sending the tracker's objects to a repository outside, a link leading read_file into
  * the host's real /tmp, and `<cwd>/.mm` swapped for a link that sends the session files elsewhere.
  */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -159,7 +159,7 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
     const ends = endedCalls(agent);
     expect(ends.map((u) => u.status)).toEqual(["failed", "failed"]);
     expect(JSON.stringify(ends[0]!.rawOutput)).toContain("Read-only file system");
-    expect(JSON.stringify(ends[1]!.rawOutput)).toContain("the sessions directory is read-only");
+    expect(JSON.stringify(ends[1]!.rawOutput)).toContain("and the sessions directory are read-only");
     const files = readdirSync(join(cwd, ".mm/sessions"));
     expect(files.some((f) => f === "planted.lock" || f === "forged.json")).toBe(false);
     expect(JSON.parse(readFileSync(join(cwd, ".mm/sessions", `${sessionId}.json`), "utf8"))).toMatchObject({ format: "mm-session", id: sessionId });
@@ -244,9 +244,11 @@ describe.skipIf(skip !== undefined)("change tracking under the sandbox", () => {
   it("refuses to write session files through a .mm swapped for a link", async () => {
     const elsewhere = join(outside, "sessions-elsewhere");
     mkdirSync(join(elsewhere, "sessions"), { recursive: true });
-    const { agent } = await runTurn([{ name: "bash", arguments: { command: `mv .mm .mm-gone && ln -s ${elsewhere} .mm` } }], { sessions: { enabled: true } });
+    const { outputs } = await runTurn([{ name: "bash", arguments: { command: `mv .mm .mm-gone && ln -s ${elsewhere} .mm` } }], { sessions: { enabled: true } });
+    // .mm is bound read-only (issue 36): the command cannot rename it to begin with.
+    expect(outputs[0]).toContain("Device or resource busy");
     expect(readdirSync(join(elsewhere, "sessions"))).toEqual([]);
-    expect(agent.stderr()).toContain("sessions dir is under a symlink");
+    expect(lstatSync(join(cwd, ".mm")).isDirectory()).toBe(true);
   });
 
   it.each(["workspace", "off"] as const)("names a link's target in the diff the user is asked about (sandbox %s)", async (sandbox) => {

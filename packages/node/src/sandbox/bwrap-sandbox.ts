@@ -10,7 +10,7 @@ import type { FileSystem, ShellError } from "../core-types.js";
 import { bwrapArgs } from "./bwrap-args.js";
 import { probeBwrap, unavailableMessage, type SandboxUnavailable } from "./probe.js";
 import { withSandboxHints } from "./sandbox-hint.js";
-import { layoutFor } from "./sandbox-layout.js";
+import { layoutFor, makeReadOnlyDirs } from "./sandbox-layout.js";
 import { createSandboxRoom, type SandboxRoom } from "./sandbox-room.js";
 import { hiddenPathsFor, type SandboxSettings } from "./sandbox-settings.js";
 import { sandboxedFileSystem } from "./sandboxed-file-system.js";
@@ -70,6 +70,8 @@ export const bwrapSandbox = (options: BwrapSandboxOptions): BwrapSandbox => {
         ready.then(async (checked): Promise<Result<readonly string[], ShellError>> => {
           if (checked.isErr()) return err(refused(checked.error));
           if (room === undefined) return err({ kind: "spawn", message: "the sandbox has no room" });
+          // The cwd's `.mm` made first when absent: it is bound read-only, so the command cannot make its own.
+          await makeReadOnlyDirs(request.cwd);
           const layout = await layoutFor(settings, room, request.cwd);
           return ok([bwrapPath, ...bwrapArgs(layout), "--", ...bashArgv]);
         }),

@@ -3,10 +3,10 @@
  * writable directories and hidden paths that do not exist cannot be mounted, so they are left out
  * (a hidden path that appears later is masked from the next command on).
  */
-import { realpath, stat } from "node:fs/promises";
+import { lstat, mkdir, realpath, stat } from "node:fs/promises";
 import type { BwrapLayout, HiddenMount } from "./bwrap-args.js";
 import type { SandboxRoom } from "./sandbox-room.js";
-import { hiddenPathsFor, readOnlyPathsFor, type SandboxSettings } from "./sandbox-settings.js";
+import { hiddenPathsFor, madeReadOnlyFor, readOnlyPathsFor, type SandboxSettings } from "./sandbox-settings.js";
 import { isWithin, SANDBOX_TMP } from "./sandbox-view.js";
 
 type Kind = "dir" | "file" | undefined;
@@ -32,6 +32,21 @@ const directories = async (paths: readonly string[]): Promise<readonly string[]>
 const targets = async (paths: readonly string[]): Promise<readonly string[]> => [
   ...new Set((await Promise.all(paths.map((path) => realpath(path).catch(() => undefined)))).filter((path): path is string => path !== undefined)),
 ];
+
+/**
+ * Makes `dir` (an empty directory) when nothing is at its place, so its read-only binding exists and a
+ * command cannot make it its own; anything already there, a link included, is left as it is. A failure
+ * is left to the command: it runs with the same rights in that directory.
+ */
+const made = async (dir: string): Promise<void> => {
+  if ((await lstat(dir).catch(() => undefined)) !== undefined) return;
+  await mkdir(dir).catch(() => undefined);
+};
+
+/** Makes the read-only directories of a session in `cwd` that are absent (the cwd's `.mm`), before its command's layout. */
+export const makeReadOnlyDirs = async (cwd: string): Promise<void> => {
+  await Promise.all(madeReadOnlyFor(cwd).map(made));
+};
 
 /** The layout for a command run in `cwd` (an existing directory). */
 export const layoutFor = async (settings: SandboxSettings, room: SandboxRoom, cwd: string): Promise<BwrapLayout> => {

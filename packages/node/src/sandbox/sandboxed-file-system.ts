@@ -24,7 +24,8 @@ export type FileBoundary = {
 };
 
 export const HIDDEN_MESSAGE = "hidden by the sandbox (a secret: the built-in list or tools.hidden); do not try to read it another way";
-export const READ_ONLY_MESSAGE = "refused by the sandbox: the sessions directory is read-only for commands and file tools (mm writes it itself)";
+export const READ_ONLY_MESSAGE =
+  "refused by the sandbox: .mm (mm's sessions, undo data, config and skills) and the sessions directory are read-only for commands and file tools (mm writes them itself)";
 export const OUTSIDE_MESSAGE =
   "refused by the sandbox: only the session's directory, /tmp and tools.writable are writable; write inside the project, or ask the user to add the directory to tools.writable";
 
