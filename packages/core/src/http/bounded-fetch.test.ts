@@ -79,8 +79,7 @@ describe("boundedFetch", () => {
 
   it("bounds the whole of an event stream read whole: an error status's, and any when told so", async () => {
     const shortEvents = Array.from({ length: 100 }, () => "data: 0123456789\n\n");
-    const failed = (async () =>
-      new Response(shortEvents.join(""), { status: 500, headers: { "content-type": "text/event-stream" } })) as typeof fetch;
+    const failed = (async () => new Response(shortEvents.join(""), { status: 500, headers: { "content-type": "text/event-stream" } })) as typeof fetch;
     await expect((await boundedFetch(failed, { answerBytes: 1024 })("http://h/x")).text()).rejects.toThrow("sent an answer of over 1 KiB");
     const { inner } = answering(shortEvents, "text/event-stream");
     await expect((await boundedFetch(inner, { answerBytes: 1024, whole: true })("http://h/x")).text()).rejects.toThrow("sent an answer of over 1 KiB");
