@@ -108,20 +108,31 @@ describe("the model's key is replaced in what tools hand on", () => {
     },
   );
 
-  it("a command copying the agent's environment into a file, printing nothing (sandbox off, full surface): not in the diff, the model's request, the session's files", async () => {
-    fake.enqueue(toolCalls([{ name: "bash", arguments: { command: "tr '\\0' '\\n' < /proc/$PPID/environ > envdump" } }]), text("copied"));
+  it("a command copying the agent's environment into a file, printing nothing (sandbox off, full surface): not in the diff, the model's request, the session's files, the undo data", async () => {
+    fake.enqueue(
+      toolCalls([{ name: "bash", arguments: { command: "tr '\\0' '\\n' < /proc/$PPID/environ > envdump" } }]),
+      text("copied"),
+      toolCalls([{ name: "bash", arguments: { command: "echo overwritten > envdump" } }]),
+      text("overwritten"),
+    );
     const agent = spawnWith({ tools: { sandbox: "off" }, acp: { surface: "full" } });
-    await prompt(agent);
+    // A second turn changes the file: what it held before (the key) is not copied into /undo's data.
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      for (const t of ["copy", "overwrite"])
+        expect(await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: t }] })).toEqual({ stopReason: "end_turn" });
+    });
     await stop(agent);
     expect(agent.problems).toEqual([]);
     // The command did copy the key: the file holds it, and its diff is shown, redacted.
-    expect(readFileSync(join(cwd, "envdump"), "utf8")).toContain(`OPENAI_API_KEY=${KEY}`);
+    expect(readFileSync(join(cwd, "envdump"), "utf8")).toBe("overwritten\n");
     const wire = agent.stdoutLines.join("\n");
     expect(wire).toContain('"type":"diff"');
     expect(wire).toContain(`OPENAI_API_KEY=${REDACTED}`);
     expect(wire).not.toContain(KEY);
     expect(chatBodies()).not.toContain(KEY);
     expect(sessionFiles()).toContain("envdump");
+    expect(sessionFiles()).toContain("it holds a secret of the agent's");
     expect(sessionFiles()).not.toContain(KEY);
     expect(agent.stderr()).not.toContain(KEY);
   });
