@@ -21,7 +21,7 @@ export const DEFAULT_MODEL = {
 export const DEFAULT_THRESHOLD_RATIO = 0.8;
 
 /** Default skill folders, before `~` and relative paths are resolved. */
-export const DEFAULT_SKILL_DIRS: readonly string[] = ["~/.mm/skills", ".mm/skills"];
+export const DEFAULT_SKILL_DIRS: readonly string[] = ["~/.agents/skills", "~/.mm/skills", ".agents/skills", ".mm/skills"];
 
 /** Defaults of the sections that depend on nothing else. */
 export const DEFAULTS = {

@@ -57,7 +57,7 @@ describe("loadConfig defaults", () => {
       },
       sessions: { enabled: false, dir: ".mm/sessions" },
       context: { threshold: 102_400, keepLastTurns: 2 },
-      skills: { dirs: [join(box.home, ".mm/skills"), join(box.cwd, ".mm/skills")] },
+      skills: { dirs: [join(box.home, ".agents/skills"), join(box.home, ".mm/skills"), join(box.cwd, ".agents/skills"), join(box.cwd, ".mm/skills")] },
       tools: {
         bashTimeoutSeconds: 120,
         maxOutputBytes: 30_000,

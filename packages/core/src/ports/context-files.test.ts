@@ -2,7 +2,7 @@ import { errAsync } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../agent/create-agent.js";
 import { counterHex, inMemoryFileSystem, inMemorySkillCatalogue, manualClock, scriptedGate, scriptedModel, scriptedShell } from "../testing/index.js";
-import { contextFilesOn, type ContextFiles } from "./context-files.js";
+import { contextFilesOn, directoriesDownTo, type ContextFiles } from "./context-files.js";
 
 describe("contextFilesOn", () => {
   it("reads a file inside the root and refuses one outside it", async () => {
@@ -46,5 +46,44 @@ describe("the system prompt's AGENTS.md through the ContextFiles port", () => {
     expect(warnings).toEqual([]);
     await agentWith(undefined, warnings).startSession("/elsewhere");
     expect(warnings).toEqual([]);
+  });
+});
+
+describe("AGENTS.md from the repository root down to the cwd", () => {
+  it("lists the directories from the root down to the cwd, the cwd alone when it is not inside", () => {
+    expect(directoriesDownTo("/r", "/r/a/b")).toEqual(["/r", "/r/a", "/r/a/b"]);
+    expect(directoriesDownTo("/r", "/r")).toEqual(["/r"]);
+    expect(directoriesDownTo("/", "/a")).toEqual(["/", "/a"]);
+    expect(directoriesDownTo("/r", "/rx/a")).toEqual(["/rx/a"]);
+  });
+
+  it("finds the nearest ancestor holding .git in memory, none without one", async () => {
+    const files = contextFilesOn(inMemoryFileSystem({ "/r/.git/HEAD": "ref", "/r/a/b/x": "" }));
+    expect(await files.repositoryRoot?.("/r/a/b")).toBe("/r");
+    expect(await files.repositoryRoot?.("/elsewhere")).toBeUndefined();
+  });
+
+  it("puts every file in the prompt, root first, each under its path; the cwd's alone as before", async () => {
+    const prompt = async (fs: Record<string, string>) =>
+      JSON.stringify(
+        (
+          await createAgent(
+            {
+              model: scriptedModel(),
+              fs: inMemoryFileSystem(fs),
+              shell: scriptedShell(),
+              gate: scriptedGate("allow"),
+              skills: inMemorySkillCatalogue([]),
+              clock: manualClock(),
+              random: counterHex(),
+            },
+            { os: "linux x64" },
+          ).startSession("/r/a")
+        ).history[0],
+      );
+    const both = await prompt({ "/r/.git/HEAD": "ref", "/r/AGENTS.md": "root rule", "/r/a/AGENTS.md": "a rule", "/AGENTS.md": "above" });
+    expect(both).toContain("### /r/AGENTS.md\\nroot rule\\n\\n### /r/a/AGENTS.md\\na rule");
+    expect(both).not.toContain("above");
+    expect(await prompt({ "/r/AGENTS.md": "root rule", "/r/a/AGENTS.md": "a rule" })).toContain("## Project instructions (AGENTS.md)\\na rule");
   });
 });

@@ -1,4 +1,5 @@
-/** Bob's system prompt: who he is, where he works, how to use his tools, the skills, AGENTS.md. */
+/** Bob's system prompt: who he is, where he works, how to use his tools, the skills, the AGENTS.md files. */
+import { resolvePath } from "../paths/path.js";
 import type { SkillSummary } from "../ports/skill-catalogue.js";
 import type { Tool } from "../tools/tool.js";
 
@@ -11,15 +12,33 @@ export type SystemPromptInput = {
   /** The session's tools, in the order the model is offered them. */
   readonly tools: readonly Tool[];
   readonly skills: readonly SkillSummary[];
-  /** The text of the cwd's AGENTS.md, when there is one. */
-  readonly agentsMd: string | undefined;
+  /** The AGENTS.md files read, from the repository root down to the cwd (nearest last); the cwd's alone as a string. */
+  readonly agentsMd: string | readonly AgentsMd[] | undefined;
 };
+
+/** One AGENTS.md read: its absolute path and text. */
+export type AgentsMd = { readonly path: string; readonly text: string };
 
 const skillSection = (skills: readonly SkillSummary[]): string =>
   skills.length === 0
     ? "No skills are installed."
     : `Skills are procedures written down for you. Available skills:\n${skills.map((s) => `- ${s.name}: ${s.description}`).join("\n")}
 When a user message contains a line \`[use skill: NAME]\`, call read_skill with that name first, then follow the skill, taking the words after \`$NAME\` in the message as its parameters. Read a skill also whenever its description fits the task.`;
+
+const INSTRUCTIONS = "## Project instructions (AGENTS.md)";
+
+/** The AGENTS.md section: the cwd's file alone as it is; several (or one above the cwd) each under its path, nearest last. */
+const agentsMdSection = (cwd: string, agentsMd: SystemPromptInput["agentsMd"]): string => {
+  const files = (typeof agentsMd === "string" ? [{ path: resolvePath(cwd, "AGENTS.md"), text: agentsMd }] : (agentsMd ?? [])).filter(
+    (f) => f.text.trim() !== "",
+  );
+  const only = files[0];
+  if (only === undefined) return "";
+  if (files.length === 1 && only.path === resolvePath(cwd, "AGENTS.md")) return `\n\n${INSTRUCTIONS}\n${only.text.trim()}`;
+  return `\n\n${INSTRUCTIONS}\nFrom the repository root down to the working directory; where they disagree, the later (nearer) file wins.${files
+    .map((f) => `\n\n### ${f.path}\n${f.text.trim()}`)
+    .join("")}`;
+};
 
 const listed = (names: readonly string[]): string => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);
 
@@ -46,7 +65,5 @@ ${toolSection(input.tools)}
 Relative paths are resolved against the working directory. Be concise; say what you did and what is left.
 
 ## Skills
-${skillSection(input.skills)}${
-  input.agentsMd !== undefined && input.agentsMd.trim() !== "" ? `\n\n## Project instructions (AGENTS.md)\n${input.agentsMd.trim()}` : ""
-}
+${skillSection(input.skills)}${agentsMdSection(input.cwd, input.agentsMd)}
 `;
