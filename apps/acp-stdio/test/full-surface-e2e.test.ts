@@ -24,7 +24,15 @@ afterEach(async () => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
-const env = () => ({ MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-full", MM_MODEL: "fake-model", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd });
+// The user's state dir (the key that signs the session's model and mode) in the test's own directory.
+const env = () => ({
+  MM_BASE_URL: server.url,
+  OPENAI_API_KEY: "sk-full",
+  MM_MODEL: "fake-model",
+  MM_ACP_SURFACE: "full",
+  XDG_CONFIG_HOME: cwd,
+  XDG_STATE_HOME: join(cwd, "state"),
+});
 const say = (sessionId: string, text: string) => ({ sessionId, prompt: [{ type: "text" as const, text }] });
 
 describe("the full surface, spawned", () => {

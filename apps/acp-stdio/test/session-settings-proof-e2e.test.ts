@@ -76,13 +76,17 @@ describe("a session file's mode and model", () => {
       shipSession();
       server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo ran > ran.txt" } }]), text("done"));
       const agent = spawn(surface);
-      await agent.run(async (client) => {
+      const replay = await agent.run(async (client) => {
         await client.request("session/load", { sessionId: SHIPPED, cwd, mcpServers: [] });
         const kinds = agent.updates.map((u) => u.update.sessionUpdate);
-        expect(kinds.slice(0, 3)).toEqual(["user_message_chunk", "agent_message_chunk", "agent_message_chunk"]);
         await prompt(client, SHIPPED, "go on");
+        return kinds;
       });
       await stop(agent);
+      // The command waited for the user (on the old code the file's "all" ran it unasked).
+      expect(agent.permissions.map((p) => p.toolCall.title)).toEqual(["bash: echo ran > ran.txt"]);
+      // The history replayed, then the one line saying why the mode was not taken.
+      expect(replay.slice(0, 3)).toEqual(["user_message_chunk", "agent_message_chunk", "agent_message_chunk"]);
       const notices = agent
         .textOf(SHIPPED)
         .split("\n")
@@ -91,7 +95,6 @@ describe("a session file's mode and model", () => {
       expect(notices[0]).toContain('permission mode "all"');
       expect(notices[0]).toContain('model "attackers-model"');
       expect(agent.stderr().match(/not written by your mm/g)).toHaveLength(1);
-      expect(agent.permissions.map((p) => p.toolCall.title)).toEqual(["bash: echo ran > ran.txt"]);
       expect(chat().map((body) => body.model)).toEqual(["fake", "fake"]);
       expect(agent.problems).toEqual([]);
     });
