@@ -44,7 +44,7 @@ type Outcome = {
   /** The tokens of the turn's first `usage_update`. */
   readonly used?: number;
   readonly requests: string;
-  /** How many model requests the turn made. */
+  /** How many model requests the turn made (the full surface's GET /models aside). */
   readonly sent: number;
   readonly asked: number;
 };
@@ -83,7 +83,7 @@ const play = async (agent: SpawnedAgent, entries: readonly CorpusEntry[], writes
         text: joined("agent_message_chunk"),
         thought: joined("agent_thought_chunk"),
         requests: JSON.stringify(fake.requests.slice(before).map((r) => r.body)),
-        sent: fake.requests.length - before,
+        sent: fake.requests.slice(before).filter((r) => r.method === "POST").length,
         asked: agent.permissions.length - asked,
       });
     }

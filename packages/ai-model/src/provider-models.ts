@@ -19,7 +19,6 @@
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { chatProviderFor, type ChatProvider } from "./chat-provider.js";
-import { withChatStreamRepairs } from "./chat-stream-repairs.js";
 import { modelFetch } from "./model-fetch.js";
 import type { ProxySettings } from "./proxy.js";
 import { withStableReasoningIds } from "./stable-reasoning-ids.js";
@@ -103,7 +102,7 @@ export const providerModels = (settings: ProviderSettings): ((id: string) => Pro
     send = modelFetch(send);
     if (settings.debug !== undefined) send = timedFetch(send, settings.debug);
     if (settings.api === "responses") send = withStableReasoningIds(send, sdk.EventSourceParserStream);
-    else send = withChatStreamRepairs(send, sdk.EventSourceParserStream, settings.debug);
+    else send = sdk.withChatStreamRepairs(send, sdk.EventSourceParserStream, settings.debug);
     const common = { apiKey: settings.apiKey, baseURL: settings.baseURL, fetch: send, ...(settings.headers ? { headers: { ...settings.headers } } : {}) };
     const make = await maker(settings, common, sdk);
     const wrap = (model: LanguageModelV3): LanguageModelV3 =>
