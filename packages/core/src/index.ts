@@ -22,7 +22,7 @@ export {
 } from "./agent/index.js";
 export { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "./session/permission-mode.js";
 export { titleOf, titleOfHistory } from "./session/title.js";
-export type { Emit, TurnEvent } from "./turn/events.js";
+export type { Emit, NoticeSeverity, TurnEvent } from "./turn/events.js";
 export type { StopReason, TurnCounts } from "./turn/run-turn.js";
 export type { ToolCallView } from "./turn/tool-call-view.js";
 export { redactDeep, type Redact } from "./turn/redact.js";
@@ -55,6 +55,7 @@ export { writeFileTool } from "./tools/write-file-tool.js";
 export { editFileTool } from "./tools/edit-file-tool.js";
 export { readSkillTool } from "./tools/read-skill-tool.js";
 export { planTool } from "./tools/plan-tool.js";
+export { askUserTool, choicesOf, DECLINED, DISMISSED, MAX_CHOICES } from "./tools/ask-user-tool.js";
 export { truncateMiddle } from "./tools/truncate.js";
 
 // Schemas (tool inputs, configuration).
@@ -117,6 +118,7 @@ export { describeFsError, landingPath, type FileStat, type FileSystem, type FsEr
 export { contextFilesOn, type ContextFiles } from "./ports/context-files.js";
 export type { Shell, ShellError, ShellRequest, ShellResult } from "./ports/shell.js";
 export type { PermissionDecision, PermissionGate, PermissionRequest, ScreenRequest, Screening } from "./ports/permission-gate.js";
+export { MAX_ANSWER_CHARS, type UserAnswer, type UserQuestion, type UserQuestionError, type UserQuestions } from "./ports/user-questions.js";
 export * from "./permissions/index.js";
 export type { Clock, RandomHex } from "./ports/clock.js";
 export type { SkillCatalogue, SkillContent, SkillError, SkillSummary } from "./ports/skill-catalogue.js";

@@ -59,7 +59,7 @@ export const persistSession = async (state: AgentState, live: LiveSession, histo
 
 /** One line at the end of a prompt whose session is not on disk (the editor would otherwise show a normal end). */
 export const tellUnsaved = (live: LiveSession, emit: Emit): void => {
-  if (live.saveProblem !== undefined) emit({ type: "notice", text: `\n[session not saved: ${live.saveProblem}]\n` });
+  if (live.saveProblem !== undefined) emit({ type: "notice", text: `\n[session not saved: ${live.saveProblem}]\n`, severity: "error" });
 };
 
 /**

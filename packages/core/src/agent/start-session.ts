@@ -14,8 +14,9 @@ export type SessionOptions = {
   readonly tools?: readonly Tool[];
 };
 
-/** The agent's tools plus the session's own. */
-export const toolboxFor = (state: AgentState, options: SessionOptions): Toolbox => toolboxOf([...state.tools, ...(options.tools ?? [])]);
+/** The agent's tools plus the session's own, those offered now (e.g. `ask_user` only with an editor that shows forms). */
+export const toolboxFor = (state: AgentState, options: SessionOptions): Toolbox =>
+  toolboxOf([...state.tools, ...(options.tools ?? [])].filter((tool) => tool.offered()));
 
 /** The live entry of a session value, with its tools and file access. */
 export const liveSessionOf = (state: AgentState, session: Session, toolbox: Toolbox): LiveSession => ({

@@ -6,6 +6,7 @@ export { inMemoryFileSystem, type InMemoryFileSystem } from "./in-memory-file-sy
 export { scriptedShell, type ScriptedShell, type ShellScript } from "./scripted-shell.js";
 export { errorReply, hangingReply, scriptedModel, textReply, toolReply, type ScriptedModel, type ScriptedReply } from "./scripted-model.js";
 export { scriptedGate, type ScriptedGate } from "./scripted-permission-gate.js";
+export { scriptedQuestions, type ScriptedQuestions } from "./scripted-user-questions.js";
 export { inMemorySkillCatalogue, type InMemorySkill } from "./in-memory-skill-catalogue.js";
 export { counterHex, manualClock, type ManualClock } from "./fixed-clock.js";
 export { inMemorySessionStore, type InMemorySessionStore } from "./in-memory-session-store.js";

@@ -38,6 +38,10 @@ export type ToolContext = ToolPlace & {
   readonly limits: ToolLimits;
   /** Aborted when the user cancels the turn. */
   readonly signal: AbortSignal;
+  /** The session the call runs in (absent outside a turn). */
+  readonly sessionId?: string;
+  /** The call's id (`call_N`), while one runs. */
+  readonly callId?: string;
   /** The model reads images: a tool may return them (e.g. read_file of a screenshot). */
   readonly vision?: boolean;
   /** Reports the files a shell command changed; absent: no diffs for commands. */
@@ -109,6 +113,8 @@ export type ToolDefinition<Input> = {
   readonly rejected?: string;
   /** Keep each call's title, kind and files in the session: the tool may be gone when it is loaded. */
   readonly recordsView?: boolean;
+  /** Whether a session starting now is offered the tool (e.g. only with an editor that can show it); always when absent. */
+  readonly offered?: () => boolean;
 };
 
 /** What the model receives for a call of a built-in tool the user rejected (the spec's wording). */
@@ -137,6 +143,8 @@ export type Tool = {
   readonly rejected: string;
   /** See {@link ToolDefinition.recordsView}. */
   readonly recordsView: boolean;
+  /** See {@link ToolDefinition.offered}. */
+  readonly offered: () => boolean;
   /** Checks a call's input: the prepared call, or why the input is refused (for the model). */
   readonly prepare: (input: unknown) => Result<PreparedCall, string>;
 };
@@ -153,6 +161,7 @@ export const defineTool = <Input>(definition: ToolDefinition<Input>): Tool => ({
   streamsOutput: definition.streamsOutput === true,
   rejected: definition.rejected ?? REJECTED,
   recordsView: definition.recordsView === true,
+  offered: definition.offered ?? (() => true),
   prepare: (raw) =>
     definition.input
       .check(raw)

@@ -2,6 +2,9 @@
 import type { PlanEntry, ToolOutcome } from "../tools/tool.js";
 import type { ToolCallView } from "./tool-call-view.js";
 
+/** How much a notice matters to the user. */
+export type NoticeSeverity = "info" | "warning" | "error";
+
 /** What happens in a turn, in order, as the front end shows it. */
 export type TurnEvent =
   /** A streamed piece of the model's answer, whitespace preserved. */
@@ -10,8 +13,12 @@ export type TurnEvent =
   | { readonly type: "thought"; readonly text: string }
   /** The task list, as a plan tool set it (the whole list). */
   | { readonly type: "plan"; readonly entries: readonly PlanEntry[] }
-  /** A line of mm's own (loop detected, compaction announced…), shown like model text. */
-  | { readonly type: "notice"; readonly text: string }
+  /**
+   * A line of mm's own, shown like model text. With a `severity` it is not part of any answer (the
+   * session not saved, an answer cut off, images refused, a turn stopped): a front end may show it
+   * apart (ACP's `notice` update); without one it is the reply of a command (`/new`, `/undo`).
+   */
+  | { readonly type: "notice"; readonly text: string; readonly severity?: NoticeSeverity }
   /** A tool call is about to be considered: shown as pending, with its proposed diff. */
   | { readonly type: "tool-pending"; readonly call: ToolCallView }
   /** Permission granted (or not needed): the tool runs now. */

@@ -109,7 +109,7 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
     before: _before,
     hidden: _hidden,
     ...outcome
-  } = await prepare.run({ ...ctx, progress }).finally(() => {
+  } = await prepare.run({ ...ctx, callId: call.id, progress }).finally(() => {
     running = false;
   });
   const locations = [...new Set([...view.locations, ...outcome.diffs.map((d) => d.path)])];

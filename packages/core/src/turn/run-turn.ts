@@ -164,6 +164,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   const append = (message: Message): void => {
     history = [...history, message];
   };
+    sessionId: request.sessionId,
   const answered = (): boolean => history[history.length - 1] !== question;
   const progress = async (): Promise<void> => {
     if (answered()) await request.onProgress?.(history);
@@ -226,7 +227,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
       // placeholders, so no image the session holds can fail this turn or any later one.
       imagesRefused = true;
       deps.warn(`session ${request.sessionId}: ${result.error.message}; images go as placeholders from now on`);
-      emit({ type: "notice", text: `\n[${result.error.message}; images go as text placeholders for the rest of this session]\n` });
+      emit({ type: "notice", text: `\n[${result.error.message}; images go as text placeholders for the rest of this session]\n`, severity: "warning" });
       step--;
       continue;
     }
@@ -244,7 +245,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
       const unfinished = UNFINISHED[result.finishReason];
       for (const call of calls) append({ role: "tool", callId: call.id, toolName: call.name, status: "failed", output: unfinished.call });
       if (calls.length > 0) await progress();
-      emit({ type: "notice", text: unfinished.notice });
+      emit({ type: "notice", text: unfinished.notice, severity: "warning" });
       return end(unfinished.stop);
     }
     if (calls.length === 0) return end("end_turn");
@@ -267,11 +268,11 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
       await progress();
       if (signal.aborted) return end("cancelled");
       if (outcome.stopTurn) {
-        emit({ type: "notice", text: "\n[turn stopped: the same tool call kept repeating]\n" });
+        emit({ type: "notice", text: "\n[turn stopped: the same tool call kept repeating]\n", severity: "warning" });
         return end("max_turn_requests");
       }
     }
   }
-  emit({ type: "notice", text: `\n[turn stopped: reached the limit of ${settings.maxSteps} model steps]\n` });
+  emit({ type: "notice", text: `\n[turn stopped: reached the limit of ${settings.maxSteps} model steps]\n`, severity: "warning" });
   return end("max_turn_requests");
 };
