@@ -7,7 +7,7 @@
  * is bound read-only (made first when absent): it cannot be renamed, removed, made or written, by a
  * command or by the file tools.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -111,5 +111,18 @@ describe.skipIf(skip !== undefined)("the cwd's .mm under the sandbox", () => {
     expect(write?.output).toContain("read-only for commands and file tools");
     expect(readdirSync(join(cwd, ".mm"))).toEqual([]);
     expect(existsSync(join(cwd, ".mm-x"))).toBe(false);
+  });
+
+  it("a .mm that is a file stays one: a command cannot swap it for a directory of its own", async () => {
+    writeFileSync(join(cwd, ".mm"), "not a directory\n");
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: "rm -f .mm; mkdir .mm && printf '{}' > .mm/config.json" } }]), text("done"));
+    const agent = spawn({});
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    });
+    await stop(agent);
+    expect(ended(agent)[0]?.output).toMatch(/Device or resource busy|Read-only file system/);
+    expect(readFileSync(join(cwd, ".mm"), "utf8")).toBe("not a directory\n");
   });
 });

@@ -15,7 +15,7 @@ export type BwrapLayout = {
   readonly writable: readonly string[];
   /** Directories under /tmp shown read-only through the private one (the home, when it lives there). */
   readonly readOnly: readonly string[];
-  /** Existing paths inside the writable ones shown read-only (the sessions directory). */
+  /** Existing paths inside the writable ones shown read-only (the cwd's `.mm`, the sessions directory). */
   readonly protectedPaths?: readonly string[];
   /** The host directory mounted as /tmp. */
   readonly privateTmp: string;

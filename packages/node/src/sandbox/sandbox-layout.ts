@@ -19,6 +19,11 @@ const kindOf = async (path: string): Promise<Kind> => {
   }
 };
 
+const existing = async (paths: readonly string[]): Promise<readonly string[]> => {
+  const kinds = await Promise.all(paths.map(kindOf));
+  return paths.filter((_, i) => kinds[i] !== undefined);
+};
+
 const directories = async (paths: readonly string[]): Promise<readonly string[]> => {
   const kinds = await Promise.all(paths.map(kindOf));
   return paths.filter((_, i) => kinds[i] === "dir");
@@ -55,7 +60,8 @@ export const layoutFor = async (settings: SandboxSettings, room: SandboxRoom, cw
     directories(settings.writable),
     isWithin(settings.home, SANDBOX_TMP) ? directories([settings.home]) : Promise.resolve([]),
     Promise.all(hiddenPaths.map(kindOf)),
-    directories(protectedTargets),
+    // Whatever is there, a file included: a `.mm` that is a file must not be swapped for a directory.
+    existing(protectedTargets),
   ]);
   const hidden = hiddenPaths.flatMap((path, i): HiddenMount[] => {
     const kind = hiddenKinds[i];
