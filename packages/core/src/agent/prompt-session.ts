@@ -38,7 +38,7 @@ const nameAfter = (live: LiveSession, text: string, emit: Emit): void => {
 
 const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit: Emit, signal: AbortSignal): Promise<PromptResult> => {
   const { text } = flat;
-  nameAfter(live, text, emit);
+  nameAfter(live, state.settings.redact?.(text) ?? text, emit);
   const { session } = live;
   const results = state.deps.store === undefined ? { emit, release: () => undefined } : holdResults(emit);
   const question = resolveSkillNotation(text, skillNames(state));

@@ -142,7 +142,8 @@ const countsOf = (ran: readonly ToolCategory[]): TurnCounts => ({
 /** Runs one turn; never throws for expected failures (they end it `failed` with a line). */
 export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request: TurnRequest): Promise<TurnOutcome> => {
   const { signal, emit, toolbox } = request;
-  const question = userMessage(request.text, request.images);
+  // The prompt too: a file attached with `@path` may hold a secret the host holds (the editor's settings).
+  const question = userMessage(settings.redact === undefined ? request.text : settings.redact(request.text), request.images);
   let history: History = [...request.history, question];
   const grants = new Set(request.grants);
   let lastInputTokens = request.lastInputTokens;
