@@ -7,6 +7,7 @@ import { resolvePath } from "@mm/core";
 import { fullSurface, type AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
+import { messageIds } from "../translate/message-ids.js";
 import { replayUpdates } from "../translate/replay.js";
 import { cwdProblem } from "./new-session.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
@@ -25,7 +26,12 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
   }
   const { session, replay } = loaded.value;
   app.knownCwds.set(session.id, session.cwd);
-  for (const item of replay) for (const update of replayUpdates(item)) app.notify(session.id, update);
+  // Full surface: each replayed message carries its id, the tool calls their tool's name.
+  const ids = fullSurface(app) ? messageIds() : undefined;
+  for (const item of replay) {
+    for (const update of replayUpdates(item, { toolNames: ids !== undefined })) app.notify(session.id, ids === undefined ? update : ids.stamp(update));
+    ids?.end();
+  }
   tellUnproven(app, session.id, loaded.value.unproven);
   app.notify(session.id, { sessionUpdate: "usage_update", used: session.tokensInUse, size: app.config.model.contextWindow });
   sendCommands(app, session.id);

@@ -4,6 +4,7 @@ import type { TurnEvent } from "@mm/core";
 import { fullSurface, type AppState } from "../app-state.js";
 import { liveOutput } from "../live-output/live-output.js";
 import { permissionsArguments, runPermissionsCommand } from "../permissions/permissions-command.js";
+import { messageIds } from "../translate/message-ids.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
 import { wantsTerminalOutput } from "../translate/terminal.js";
 import { updatesOf, type UpdateOptions } from "../translate/turn-event.js";
@@ -17,6 +18,7 @@ const updateOptions = (app: AppState, sessionId: string): UpdateOptions => {
     compactionId: app.nextCompactionId,
     sandboxed: app.config.tools.sandbox === "workspace",
     sessionInfo: fullSurface(app),
+    toolNames: fullSurface(app),
     ...(wantsTerminalOutput(app.peer.capabilities) ? { terminal: cwd !== undefined ? { cwd } : {} } : {}),
   };
 };
@@ -24,7 +26,9 @@ const updateOptions = (app: AppState, sessionId: string): UpdateOptions => {
 export const prompt = async (app: AppState, params: acp.PromptRequest, requestId?: JsonRpcId): Promise<acp.PromptResponse> => {
   const { sessionId } = params;
   const options = updateOptions(app, sessionId);
-  const send = (update: acp.SessionUpdate): void => app.notify(sessionId, update);
+  // Full surface: one id per message on its chunks (the text before a tool call and after it are two).
+  const ids = fullSurface(app) ? messageIds() : undefined;
+  const send = (update: acp.SessionUpdate): void => app.notify(sessionId, ids === undefined ? update : ids.stamp(update));
   const live = liveOutput({ terminal: options.terminal !== undefined, maxBytes: app.config.tools.maxOutputBytes, send });
   const emit = (event: TurnEvent): void => {
     if (event.type === "text") {

@@ -10,18 +10,21 @@ import type { ReplayItem } from "@mm/core";
 import { agentText, planUpdate } from "./turn-event.js";
 import { diffContent, imageContent, pendingToolCall, textContent } from "./tool-call.js";
 
+/** How a replay is shown: `toolNames` (full surface), a tool call carries its tool's `name`. */
+export type ReplayOptions = { readonly toolNames?: boolean };
+
 /** The updates of one replay item: one, or a user message's text then each of its images. */
-export const replayUpdates = (item: ReplayItem): acp.SessionUpdate[] =>
+export const replayUpdates = (item: ReplayItem, options: ReplayOptions = {}): acp.SessionUpdate[] =>
   item.type === "user" && item.images !== undefined && item.images.length > 0
     ? [
-        replayUpdate(item),
+        replayUpdate(item, options),
         ...item.images.map(
           (image): acp.SessionUpdate => ({ sessionUpdate: "user_message_chunk", content: { type: "image", data: image.data, mimeType: image.mimeType } }),
         ),
       ]
-    : [replayUpdate(item)];
+    : [replayUpdate(item, options)];
 
-const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {
+const replayUpdate = (item: ReplayItem, options: ReplayOptions): acp.SessionUpdate => {
   switch (item.type) {
     case "user":
       return { sessionUpdate: "user_message_chunk", content: { type: "text", text: item.text } };
@@ -34,7 +37,7 @@ const replayUpdate = (item: ReplayItem): acp.SessionUpdate => {
     case "agent":
       return agentText(item.text);
     case "tool": {
-      const base = pendingToolCall(item.call);
+      const base = { ...pendingToolCall(item.call), ...(options.toolNames === true ? { name: item.call.name } : {}) };
       if (item.result === undefined) {
         const { content: _none, ...withoutContent } = base;
         return { ...withoutContent, status: "failed" };

@@ -12,6 +12,8 @@ export type UpdateOptions = {
   readonly sandboxed?: boolean;
   /** The "full" surface: a session's title is sent as `session_info_update`. */
   readonly sessionInfo?: boolean;
+  /** The "full" surface: a `tool_call` carries its tool's `name` (the stable schema's field). */
+  readonly toolNames?: boolean;
   /** The client wants live output as a terminal (`_meta.terminal_output`): where the session runs. */
   readonly terminal?: TerminalPlace;
 };
@@ -36,8 +38,10 @@ export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly ac
       return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } }];
     case "plan":
       return [planUpdate(event.entries)];
-    case "tool-pending":
-      return [pendingToolCall(options.sandboxed === true ? withSandboxTitle(event.call) : event.call, terminalOf(event.call, options))];
+    case "tool-pending": {
+      const pending = pendingToolCall(options.sandboxed === true ? withSandboxTitle(event.call) : event.call, terminalOf(event.call, options));
+      return [options.toolNames === true ? { ...pending, name: event.call.name } : pending];
+    }
     case "tool-running":
       return [runningUpdate(event.call)];
     case "tool-output":
