@@ -8,7 +8,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -61,6 +61,11 @@ const treeHash = (): Record<string, string> => {
 const git = (...args: string[]): string =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
 
+/** The last line of every done /undo. */
+const NOT_UNDONE =
+  "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
+  "nor their changes to files mm does not watch (those git ignores, node_modules).";
+
 const lastChunk = (agent: SpawnedAgent, sessionId: string): string => {
   const chunks = agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk");
   return (chunks.at(-1)?.update as { content: { text: string } } | undefined)?.content.text ?? "";
@@ -87,7 +92,8 @@ const without = (tree: Record<string, string>, ...paths: string[]): Record<strin
   Object.fromEntries(Object.entries(tree).filter(([path]) => !paths.includes(path)));
 
 describe("/undo removes only what the turn provably made", () => {
-  it("in git, leaves the files a rewritten .gitignore stops ignoring (.env, local.db), which the turn never touched", async () => {
+  /** A repository ignoring `.env` and `local.db`, both there (and old enough to tell from files a call touches). */
+  const ignoringRepo = async (): Promise<void> => {
     writeFileSync(join(cwd, ".gitignore"), ".env\nlocal.db\n");
     writeFileSync(join(cwd, "a.txt"), "a\n");
     git("init", "-q");
@@ -95,17 +101,38 @@ describe("/undo removes only what the turn provably made", () => {
     git("commit", "-qm", "init");
     writeFileSync(join(cwd, ".env"), "TOKEN=mine\n");
     writeFileSync(join(cwd, "local.db"), Buffer.from([0, 1, 2, 3, 255]));
+    const old = (): boolean => [".env", "local.db"].every((name) => statSync(join(cwd, name)).ctimeMs < Date.now() - 300);
+    while (!old()) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+
+  it("in git, leaves the files a rewritten .gitignore stops ignoring (.env, local.db), which the turn never touched, and removes what it made", async () => {
+    await ignoringRepo();
     const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo(["printf 'build/\\n' > .gitignore", "echo b > a.txt && echo new > made.txt"]);
     expect(afterTurn[".gitignore"]).not.toBe(before[".gitignore"]);
     expect(afterTurn["made.txt"]).toBeDefined();
-    // Byte for byte as before the turn, but what the turn made (kept, and named).
-    expect(without(afterUndo, "made.txt")).toEqual(before);
+    expect(afterUndo).toEqual(before);
     expect(readFileSync(join(cwd, ".env"), "utf8")).toBe("TOKEN=mine\n");
     expect(readFileSync(join(cwd, "local.db"))).toEqual(Buffer.from([0, 1, 2, 3, 255]));
-    expect(chunk).toMatch(/^↩ undid the last turn: 2 file\(s\) restored, 0 removed/);
-    expect(chunk).toContain(`- ${join(cwd, ".env")}: `);
-    expect(chunk).toContain(`- ${join(cwd, "local.db")}: `);
-    expect(chunk).toContain("may have existed before");
+    expect(chunk).toBe(`↩ undid the last turn: 2 file(s) restored, 1 removed, history back to 0 message(s).\n${NOT_UNDONE}`);
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("in git, names a file first seen that the same command touched, leaves it, and keeps what the turn made", async () => {
+    await ignoringRepo();
+    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo([
+      "printf 'build/\\n' > .gitignore && printf more >> local.db",
+      "echo new > made.txt",
+    ]);
+    // Byte for byte as before the turn, but what /undo cannot take back (local.db) and what the turn made (kept).
+    expect(without(afterUndo, "made.txt", "local.db")).toEqual(without(before, "local.db"));
+    expect(afterUndo["local.db"]).toBe(afterTurn["local.db"]);
+    expect(afterUndo["made.txt"]).toBe(afterTurn["made.txt"]);
+    expect(readFileSync(join(cwd, ".env"), "utf8")).toBe("TOKEN=mine\n");
+    expect(chunk).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 0 removed/);
+    expect(chunk).toContain(
+      `Not restorable (left as they are):\n- ${join(cwd, "local.db")}: its content before the turn was not kept (file seen for the first time`,
+    );
+    expect(chunk).not.toContain(join(cwd, ".env"));
     expect(chunk).toContain(`Kept (they may hold what the files not restorable held):\n- ${join(cwd, "made.txt")}: made by the turn, not removed`);
     expect(agent.problems).toEqual([]);
   });

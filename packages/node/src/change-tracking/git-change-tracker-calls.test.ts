@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { ChangeTracker } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { gitChangeTracker } from "./git-change-tracker.js";
-import { changed, created, deleted, diffsOf, firstSeen, git, gitRepo, sh, tempDirs, writeFiles } from "./test-support.js";
+import { changed, created, deleted, diffsOf, firstSeen, git, gitRepo, settled, sh, tempDirs, writeFiles } from "./test-support.js";
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanUp());
@@ -102,14 +102,29 @@ describe.each([
     await writeFiles(repo, { "old.log": "o\n" });
     const changes = await tracker();
     expect(await diffsOf(changes, repo, "mkdir build && echo 1 > build/out.js && echo 2 > x.log")).toEqual([]);
-    expect(await diffsOf(changes, repo, "printf 'build/\\n' > .gitignore && echo 3 > y.log")).toEqual([
+    await settled(repo, ["old.log", "x.log"]);
+    expect(await diffsOf(changes, repo, "printf 'build/\\n' > .gitignore && echo 3 > y.log && touch x.log")).toEqual([
       changed(join(repo, ".gitignore"), "*.log\nbuild/\n", "build/\n"),
-      // Files git ignored until then may have been there before (old.log, x.log): named, none shown as made.
-      firstSeen(join(repo, "old.log")),
+      // Files git ignored until then were there before: old.log, untouched, is no change of this call;
+      // x.log, touched, is named, not shown as made. The watcher followed what git ignored, so y.log is
+      // known new; without it, it may have been there too.
       firstSeen(join(repo, "x.log")),
-      firstSeen(join(repo, "y.log")),
+      watch ? created(join(repo, "y.log"), "3\n") : firstSeen(join(repo, "y.log")),
     ]);
     expect(await diffsOf(changes, repo, "echo 4 >> x.log && echo 5 > build/out.js")).toEqual([changed(join(repo, "x.log"), "2\n", "2\n4\n")]);
+  });
+
+  it("follows the ignored files from call to call: one removed and made again with new ignore rules is new, one made ignored is not", async () => {
+    const repo = await gitRepo(await dirs.make(), { ".gitignore": "*.log\n", "a.txt": "a\n" });
+    await writeFiles(repo, { "keep.log": "k\n", "logs/old.log": "o\n" });
+    const changes = await tracker();
+    expect(await diffsOf(changes, repo, "rm keep.log && echo n > new.log && mkdir more && echo m > more/m.log")).toEqual([]);
+    await settled(repo, ["logs/old.log", "new.log", "more/m.log"]);
+    expect(await diffsOf(changes, repo, "printf 'x\\n' > .gitignore && echo again > keep.log && touch new.log")).toEqual([
+      changed(join(repo, ".gitignore"), "*.log\n", "x\n"),
+      watch ? created(join(repo, "keep.log"), "again\n") : firstSeen(join(repo, "keep.log")),
+      firstSeen(join(repo, "new.log")),
+    ]);
   });
 
   it("reports files committed by the command, and follows the index and HEAD it moved", async () => {

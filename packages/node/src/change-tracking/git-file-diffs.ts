@@ -94,7 +94,8 @@ const stateOf = (
  * The FileDiffs of `entries` (paths relative to the work tree's top, all under the cwd), read before
  * `deadline`. `recorded`: the work tree's sizes the index before held (`recordedSizes`); a file whose
  * blob is of another size was converted by git as it was stored, so its blob is not its bytes and is
- * not handed over as what it held before (for /undo).
+ * not handed over as what it held before (for /undo). `mayHaveExisted` (a path relative to the top):
+ * when the ignore rules changed, whether a file new to the index may have been there, ignored.
  */
 export const gitFileDiffs = async (
   cat: CatFile,
@@ -103,7 +104,7 @@ export const gitFileDiffs = async (
   limits: TrackingLimits,
   deadline: number,
   recorded: ReadonlyMap<string, number> = new Map(),
-  rulesChanged = false,
+  mayHaveExisted?: (path: string) => boolean,
 ): Promise<Result<FileDiff[], GitFailure>> => {
   const changed = entries.filter(contentChanged);
   const ids = blobIds(changed);
@@ -137,6 +138,8 @@ export const gitFileDiffs = async (
   });
   const largerKept = new Map([...larger].map(([entry, bytes]) => [pathOf(entry), removed(entry) ? { bytes, mode: modeOf(entry) } : { bytes }]));
   // The ignore rules changed: an entry new to the index may be a file git ignored until now.
-  const firstSeen = rulesChanged ? new Set(changed.filter((entry) => kindOf(entry.oldMode) === "absent").map(pathOf)) : new Set<string>();
+  const firstSeen = new Set(
+    mayHaveExisted === undefined ? [] : changed.filter((entry) => kindOf(entry.oldMode) === "absent" && mayHaveExisted(entry.path)).map(pathOf),
+  );
   return ok(fileDiffsOf(changes, limits, largerKept, new Set(converted.map(pathOf)), firstSeen));
 };

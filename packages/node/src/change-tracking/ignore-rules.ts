@@ -21,6 +21,16 @@ const stampOf = (path: string): string => {
   }
 };
 
+/** Untracked entries git ignores (cwd-relative): directories ignored whole, and files. */
+export type IgnoredEntries = { readonly dirs: Set<string>; readonly files: Set<string> };
+
+/** Whether `path` (cwd-relative) is among `ignored`, or under one of its directories. */
+export const amongIgnored = (ignored: IgnoredEntries, path: string): boolean => {
+  if (ignored.files.has(path)) return true;
+  for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) if (ignored.dirs.has(path.slice(0, slash))) return true;
+  return ignored.dirs.has(path);
+};
+
 /** The ignore rules of `tree` as last looked at. */
 export const ignoreRules = (git: GitContext, tree: WorkTree) => {
   let user: { readonly stamp: string; readonly ignoredTracked: string } | undefined;
@@ -66,19 +76,22 @@ export const ignoreRules = (git: GitContext, tree: WorkTree) => {
     excludes.stamp = excludeStamp(excludes.files);
   };
 
-  /** Directories git ignores under these pathspecs (cwd-relative, no trailing slash). */
-  const ignoredDirectories = async (steps: GitSteps, specs: readonly string[]): Promise<Result<Set<string>, GitFailure>> => {
+  /**
+   * What git ignores under these pathspecs, untracked (cwd-relative): the directories it ignores
+   * whole (no trailing slash) and the files.
+   */
+  const ignoredUnder = async (steps: GitSteps, specs: readonly string[]): Promise<Result<IgnoredEntries, GitFailure>> => {
     const listed = await steps.run(["ls-files", "-z", "-o", "-i", "--directory", "--exclude-standard", "--", ...specs]);
-    return listed.map(
-      (out) =>
-        new Set(
-          out
-            .toString("utf8")
-            .split("\0")
-            .filter((path) => path.endsWith("/") && path.startsWith(tree.prefix))
-            .map((path) => path.slice(tree.prefix.length, -1)),
-        ),
-    );
+    return listed.map((out) => {
+      const dirs = new Set<string>();
+      const files = new Set<string>();
+      for (const path of out.toString("utf8").split("\0")) {
+        if (path === "" || !path.startsWith(tree.prefix)) continue;
+        if (path.endsWith("/")) dirs.add(path.slice(tree.prefix.length, -1));
+        else files.add(path.slice(tree.prefix.length));
+      }
+      return { dirs, files };
+    });
   };
 
   /** The `.gitignore` files above the cwd, up to the top (those under it are in the index's entries). */
@@ -94,5 +107,5 @@ export const ignoreRules = (git: GitContext, tree: WorkTree) => {
    */
   const stamp = (): string => [tree.exclude, ...(excludes?.files.slice(1) ?? []), ...above].map(stampOf).join("|");
 
-  return { userIndexChanged, excludesMoved, recordExcludes, ignoredDirectories, stamp };
+  return { userIndexChanged, excludesMoved, recordExcludes, ignoredUnder, stamp };
 };

@@ -33,10 +33,10 @@ import type { FileDiff } from "@mm/core";
 import { startCatFile, type CatFile } from "./cat-file.js";
 import { gitFileDiffs } from "./git-file-diffs.js";
 import { gitSteps, type GitContext, type GitSteps } from "./git-runner.js";
-import { entryOffsets, indexDifferences, recordedSizes, SIZE_AT, trackedPaths } from "./index-entries.js";
+import { entryOffsets, indexDifferences, recordedSizes, SIZE_AT, trackedPaths, type RawDiffEntry } from "./index-entries.js";
 import { listDirectories } from "./list-directories.js";
 import { isHiddenRelative } from "../boundary/hidden-paths.js";
-import { ignoreRules } from "./ignore-rules.js";
+import { amongIgnored, ignoreRules, type IgnoredEntries } from "./ignore-rules.js";
 import { repositoryDefenses } from "./repo-defenses.js";
 import { gitEnvironment, type GitFailure } from "./run-git.js";
 import { treeWatcher, watchBudget, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
@@ -54,6 +54,22 @@ export type Snapshot = {
   readonly step: number;
   /** What ignored files then, besides the `.gitignore` files under the cwd (ignore-rules.ts `stamp`). */
   readonly ignoring: string;
+  /** The untracked files and directories git ignored then; undefined when not followed (no watcher). */
+  readonly ignored: IgnoredEntries | undefined;
+  /** When it was taken (ms since the epoch): the command ran after. */
+  readonly takenMs: number;
+};
+
+/**
+ * Margin on "changed before the call": a file's ctime comes from the kernel's coarse clock, a tick or
+ * so behind the one `Date.now()` reads.
+ */
+const RACY_MS = 100;
+
+/** Whether the entry at `path` last changed (its ctime) before `ms`; false when it cannot be told. */
+const changedBefore = (path: string, ms: number): boolean => {
+  const info = lstatOrUndefined(path);
+  return info !== undefined && info.ctimeMs < ms;
 };
 
 export type KeptIndex = {
@@ -102,10 +118,24 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     hidden.length === 0 ? [...paths] : [...paths.map((path) => `:(literal)${path}`), ...hidden.map((path) => `:(exclude,literal)${tree.prefix}${path}`)];
   const magic = (): boolean => hidden.length > 0;
   const treePath = (path: string): string => (path === "" ? tree.prefix.replace(/\/$/, "") : `${tree.prefix}${path}`);
+  /**
+   * The untracked files and directories git ignores under the cwd, as of the last step: files that
+   * exist though the index does not hold them. Followed with the watcher (listed at a full step, then
+   * brought in step with the paths each step names), else undefined: not known. Shared with the
+   * snapshots that hold it, so copied before a change.
+   */
+  let ignored: IgnoredEntries | undefined;
+  let ignoredShared = false;
+  const ignoredToChange = (): IgnoredEntries | undefined => {
+    if (ignored !== undefined && ignoredShared) ignored = { dirs: new Set(ignored.dirs), files: new Set(ignored.files) };
+    ignoredShared = false;
+    return ignored;
+  };
   const stopWatching = (): void => {
     watcher?.close();
     watcher = undefined;
     repositories = new Set();
+    ignored = undefined;
   };
 
   /**
@@ -195,10 +225,12 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
   const fullStep = async (steps: GitSteps, reset: ReadonlySet<string> = new Set()): Promise<Result<Touched, GitFailure>> => {
     if (watcher !== undefined) {
       await rules.recordExcludes(steps);
-      const ignored = await rules.ignoredDirectories(steps, [pathspec("")]);
-      if (ignored.isErr()) return err(ignored.error);
+      const listed = await rules.ignoredUnder(steps, [pathspec("")]);
+      if (listed.isErr()) return err(listed.error);
+      ignored = listed.value;
+      ignoredShared = false;
       const listing = listDirectories(tree.cwd, "", {
-        skip: (relative) => ignored.value.has(relative) || isHidden(relative),
+        skip: (relative) => listed.value.dirs.has(relative) || isHidden(relative),
         repositoriesApart: true,
         max: maxWatched,
       });
@@ -261,11 +293,14 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       adds.add(path);
     }
     if (fresh.length > 0) {
-      const ignored = await rules.ignoredDirectories(steps, fresh.map(pathspec));
-      if (ignored.isErr()) return err(ignored.error);
-      for (const dir of fresh.filter((d) => !ignored.value.has(d))) {
+      const listed = await rules.ignoredUnder(steps, fresh.map(pathspec));
+      if (listed.isErr()) return err(listed.error);
+      const known = ignoredToChange();
+      for (const dir of listed.value.dirs) known?.dirs.add(dir);
+      for (const file of listed.value.files) known?.files.add(file);
+      for (const dir of fresh.filter((d) => !listed.value.dirs.has(d))) {
         const listing = listDirectories(tree.cwd, dir, {
-          skip: (relative) => ignored.value.has(relative) || isHidden(relative),
+          skip: (relative) => listed.value.dirs.has(relative) || isHidden(relative),
           repositoriesApart: true,
           max: maxWatched - active.size(),
         });
@@ -300,6 +335,25 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     const staged = await stage();
     if (staged.isErr()) return staged.error.timedOut ? err(staged.error) : fullStep(steps);
     return ok({ kind: "paths", paths: [...named, ...removes] });
+  };
+
+  /** After a step that named `paths`: each file there that the index does not hold is ignored (or unreadable), each gone is forgotten. */
+  const followIgnored = (paths: readonly string[]): void => {
+    const known = ignoredToChange();
+    if (known === undefined) return;
+    const held = trackedPaths(index?.bytes, tree.idBytes, paths.map(pathspec));
+    for (const path of paths) {
+      const info = lstatOrUndefined(join(tree.cwd, path));
+      if (info === undefined) {
+        known.dirs.delete(path);
+        known.files.delete(path);
+        for (const file of known.files) if (file.startsWith(`${path}/`)) known.files.delete(file);
+        for (const dir of known.dirs) if (dir.startsWith(`${path}/`)) known.dirs.delete(dir);
+      } else if (!info.isDirectory()) {
+        if (held.has(pathspec(path))) known.files.delete(path);
+        else known.files.add(path);
+      }
+    }
   };
 
   /**
@@ -347,6 +401,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       inStep = false;
       return touched;
     }
+    if (touched.value.kind === "paths") followIgnored(touched.value.paths);
     inStep = true;
     if (touched.value.kind !== "none") step += 1;
     return touched;
@@ -355,7 +410,8 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
   const snapshot = async (timeoutMs: number): Promise<Result<Snapshot, GitFailure>> =>
     (await bringInStep(timeoutMs, true)).map(() => {
       hold(index?.bytes, 1);
-      return { bytes: index?.bytes, step, ignoring: rules.stamp() };
+      ignoredShared = true;
+      return { bytes: index?.bytes, step, ignoring: rules.stamp(), ignored, takenMs: Date.now() };
     });
 
   const changesSince = async (before: Snapshot): Promise<Result<FileDiff[], GitFailure>> => {
@@ -374,18 +430,31 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     if (touched.kind === "none" && before.step === stepBefore) return ok([]);
     const paths = touched.kind === "paths" && before.step === stepBefore ? touched.paths.map(treePath) : [treePath("")];
     // A hidden path's entry (the user's own, from their index) is never read: named by its stamp instead.
-    const entries = indexDifferences(before.bytes, index?.bytes, tree.idBytes, paths).filter((entry) => !isHidden(entry.path.slice(tree.prefix.length)));
+    const differences = indexDifferences(before.bytes, index?.bytes, tree.idBytes, paths).filter((entry) => !isHidden(entry.path.slice(tree.prefix.length)));
+    // What git ignores changed meanwhile: a file in the index now but not before may have been there all
+    // along, ignored. New only if the index did not hold it under the same rules, or it was not among
+    // the ignored files then (known with the watcher; without it, not known: it may have existed).
+    const rulesChanged = rules.stamp() !== before.ignoring || differences.some((entry) => isIgnoreFile(entry.path));
+    const wasIgnored = before.ignored;
+    const mayHaveExisted = !rulesChanged
+      ? undefined
+      : (path: string): boolean => wasIgnored === undefined || amongIgnored(wasIgnored, path.slice(tree.prefix.length));
+    // Of those, one whose inode changed last before the call began (ctime, which no command can set
+    // back) was not touched by it: only uncovered, not a change of this call, so not reported.
+    const untouched = (entry: RawDiffEntry): boolean =>
+      mayHaveExisted !== undefined &&
+      entry.oldMode === "000000" &&
+      mayHaveExisted(entry.path) &&
+      changedBefore(join(tree.top, entry.path), before.takenMs - RACY_MS);
+    const entries = mayHaveExisted === undefined ? differences : differences.filter((entry) => !untouched(entry));
     if (entries.length === 0) return ok([]);
     if (cat === undefined || !cat.usable()) cat = startCatFile(git.path, tree.top, gitEnvironment(git.env));
-    // What git ignores changed meanwhile: a file in the index now but not before may have been there all
-    // along, ignored. Only a file the index did not hold under the same rules is known to be new.
-    const rulesChanged = rules.stamp() !== before.ignoring || entries.some((entry) => isIgnoreFile(entry.path));
     const recorded = recordedSizes(
       before.bytes,
       tree.idBytes,
       entries.map((entry) => entry.path),
     );
-    return gitFileDiffs(cat, tree, entries, git.limits, Date.now() + git.limits.finishTimeoutMs, recorded, rulesChanged);
+    return gitFileDiffs(cat, tree, entries, git.limits, Date.now() + git.limits.finishTimeoutMs, recorded, mayHaveExisted);
   };
 
   return {

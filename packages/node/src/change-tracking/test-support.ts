@@ -1,5 +1,6 @@
 /** Fixtures of the change tracker tests: temp directories, git repositories, shell commands. */
 import { execFileSync } from "node:child_process";
+import { lstatSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -59,3 +60,12 @@ export const changed = (path: string, oldText: string, newText: string): FileDif
 export const deleted = (path: string, text: string): FileDiff => ({ path, oldText: text, newText: null });
 /** A file seen for the first time once the ignore rules changed (it may have been there, ignored). */
 export const firstSeen = (path: string): FileDiff => ({ path, oldText: null, newText: null, note: FIRST_SEEN_NOTE });
+
+/**
+ * Waits until every one of `paths` (under `root`) last changed (ctime) over `ms` ago, so a tracker
+ * tells it from one a call touched.
+ */
+export const settled = async (root: string, paths: readonly string[], ms = 300): Promise<void> => {
+  const oldEnough = (): boolean => paths.every((path) => lstatSync(join(root, path)).ctimeMs < Date.now() - ms);
+  while (!oldEnough()) await new Promise((resolve) => setTimeout(resolve, 50));
+};
