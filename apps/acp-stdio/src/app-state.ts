@@ -40,6 +40,8 @@ export type AppState = {
   readonly processCwd: string;
   /** The permission rules ("full" surface): those remembered per project, and the configuration's. */
   readonly rules?: { readonly book: RuleBook; readonly configured: PermissionRules; readonly where?: string };
+  /** The `sandbox` permission mode ("full" surface): `offered` once bubblewrap's check said it runs; `ready` when that check is done. */
+  readonly sandboxMode?: { offered: boolean; readonly ready: Promise<void> };
   /** The sessions' MCP servers ("full" surface). */
   readonly mcp: McpSessions;
   /** The secrets mm holds (boundary/secrets.ts), when the host keeps them: what is told of MCP servers is redacted. */

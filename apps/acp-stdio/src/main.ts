@@ -31,6 +31,7 @@ import { cliAction, HELP } from "./cli-args.js";
 import { installLifecycle } from "./lifecycle.js";
 import { chosenLogLevel, leveledLog, type LogLevel } from "./log.js";
 import { startSandbox } from "./sandbox-setup.js";
+import { sandboxMode } from "./permissions/sandbox-mode.js";
 import { agentCommand, once, terminalHint } from "./terminal-hint.js";
 import { serve, type AppPorts } from "./serve.js";
 import { runSetup } from "./setup/run-setup.js";
@@ -140,6 +141,16 @@ const main = async (): Promise<void> => {
   if (sandbox?.roomDir !== undefined) reaper.removeAtEnd(sandbox.roomDir);
   // The key out of every output too: with the sandbox off a command can read /proc/<agent>/environ.
   const shell = bashShell({ env: commandEnv, redact: secrets.redact, reaper, ...(sandbox !== undefined ? { wrapper: sandbox.wrapper } : {}) });
+  // The sandbox permission mode (full surface): the sandbox above, else one of its own.
+  const modeSandbox = sandboxMode(
+    config,
+    homedir(),
+    stateDir,
+    sandbox !== undefined ? { sandbox, shell } : undefined,
+    (wrapper) => bashShell({ env: commandEnv, redact: secrets.redact, reaper, wrapper }),
+    log.warn,
+  );
+  if (modeSandbox?.own?.roomDir !== undefined) reaper.removeAtEnd(modeSandbox.own.roomDir);
   const ports: AppPorts = {
     model,
     fs: nodeFileSystem(),
@@ -163,6 +174,7 @@ const main = async (): Promise<void> => {
     clock: systemClock,
     random: cryptoRandomHex,
     ...(sandbox !== undefined ? { confineFiles: sandbox.confine } : {}),
+    ...(modeSandbox !== undefined ? { sandboxMode: modeSandbox } : {}),
     commandEnv,
     secrets,
     // A session's cwd must exist and be a directory: nothing is ever created outside one.
@@ -182,6 +194,7 @@ const main = async (): Promise<void> => {
   );
   installLifecycle(served, log, shell);
   if (sandbox !== undefined) process.on("exit", sandbox.dispose);
+  if (modeSandbox?.own !== undefined) process.on("exit", modeSandbox.own.dispose);
 };
 
 main().catch((error: unknown) => {

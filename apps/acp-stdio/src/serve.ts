@@ -31,6 +31,7 @@ import { AGENT_INFO } from "./agent-info.js";
 import { mcpSessions } from "./mcp-sessions.js";
 import { modelChoices, type ModelLister } from "./model-choices.js";
 import { permissionsFor } from "./permissions/gate-for.js";
+import { sandboxModeState, type SandboxMode } from "./permissions/sandbox-mode.js";
 import { registerHandlers } from "./register-handlers.js";
 import { withAfterResponse, type Transport } from "./stdio/after-response.js";
 
@@ -62,6 +63,8 @@ export type AppPorts = {
    * in-memory ports get none.
    */
   readonly undo?: UndoStore;
+  /** The `sandbox` permission mode's confined shell and files ("full" surface, permissions/sandbox-mode.ts). */
+  readonly sandboxMode?: SandboxMode;
   /**
    * The secrets mm holds (boundary/secrets.ts): replaced in every tool result, diff and live output, and
    * kept out of undo data; the editor's MCP servers' headers and environment values join them.
@@ -123,7 +126,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
   const confine = ports.confineFiles;
   const sessionFs: AgentDeps["sessionFs"] = confine === undefined ? editorFs : (session) => confine(editorFs(session) ?? ports.fs, () => session.cwd);
   const undo = undoOf(config, ports, options.stateDir);
-  const permissions = permissionsFor(config, peer, options.stateDir, log, warn);
+  const permissions = permissionsFor(config, peer, options.stateDir, log, warn, ports.sandboxMode?.unavailable);
   const deps: AgentDeps = {
     model: ports.model,
     fs: ports.fs,
@@ -131,6 +134,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     shell: ports.shell,
     skills: ports.skills,
     gate: permissions.gate,
+    ...(ports.sandboxMode !== undefined ? { confined: ports.sandboxMode.confined } : {}),
     clock: ports.clock,
     random: ports.random,
     store: ports.store,
@@ -171,6 +175,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     knownCwds: new Map(),
     processCwd: options.cwd ?? "/",
     ...(permissions.rules !== undefined ? { rules: permissions.rules } : {}),
+    ...(ports.sandboxMode !== undefined ? { sandboxMode: sandboxModeState(ports.sandboxMode) } : {}),
     ...(ports.secrets !== undefined ? { secrets: ports.secrets, mcpSecrets: mcpSecretsOf(ports.secrets, ports.commandEnv ?? {}) } : {}),
     mcp: mcpSessions(ports.commandEnv ?? {}, AGENT_INFO.version, config.tools.bashTimeoutSeconds * 1000, ports.onProcessGroup),
   };

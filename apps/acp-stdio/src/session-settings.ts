@@ -15,6 +15,7 @@ export const choicesOf = (app: AppState, session: Pick<SessionInfo, "model" | "m
   model: session.model ?? app.config.model.name,
   mode: session.mode,
   models,
+  ...(app.sandboxMode?.offered === true ? { sandbox: true } : {}),
 });
 
 /** `configOptions` and `modes` for a response; `later` runs once that response is out. */
@@ -23,7 +24,9 @@ export const settingsReply = async (
   session: SessionInfo,
 ): Promise<{ readonly reply: Pick<acp.NewSessionResponse, "configOptions" | "modes">; readonly later: () => void }> => {
   const { models, pending } = await app.models.now(MODELS_WAIT_MS);
-  const reply = { configOptions: configOptionsOf(choicesOf(app, session, models)), modes: modeStateOf(session.mode) };
+  // The sandbox mode is listed once bubblewrap's check has said it runs (a trial run, done at start-up).
+  await app.sandboxMode?.ready;
+  const reply = { configOptions: configOptionsOf(choicesOf(app, session, models)), modes: modeStateOf(session.mode, app.sandboxMode?.offered === true) };
   const later = (): void => {
     if (session.title !== undefined) app.notify(session.id, { sessionUpdate: "session_info_update", title: session.title });
     if (!pending) return;

@@ -6,7 +6,7 @@
  * the same project runs `npm test` unasked, another project asks. On the old code "Always allow" was
  * granted by tool name: every later command of the session ran unasked.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -194,5 +194,42 @@ describe("permission rules", () => {
     expect(loaded.permissions).toEqual([]);
     expect(outputs(loaded).at(-1)!.output).toContain("npm ran: test -- --ci");
     expect(loaded.problems).toEqual([]);
+  });
+
+  it("full surface, sandbox mode: a confined command runs unasked (and stays confined), file tools inside the cwd too; git push is still asked", async () => {
+    const marker = join(root, "outside-marker");
+    server.enqueue(
+      bash("echo made > inside.txt && cat inside.txt"),
+      bash(`touch ${marker} && echo touched`),
+      toolCalls([{ name: "write_file", arguments: { path: "w.txt", content: "w" } }]),
+      bash("git push origin main"),
+      text("done"),
+    );
+    const agent = spawnAgent({ cwd: project, env: env("full"), permission: () => "reject" });
+    const modes = await agent.run(async (client) => {
+      const { sessionId, modes } = await client.request("session/new", { cwd: project, mcpServers: [] });
+      await client.request("session/set_mode", { sessionId, modeId: "sandbox" });
+      await client.request("session/prompt", say(sessionId, "work"));
+      return modes;
+    });
+    await stop(agent);
+    expect(modes?.availableModes.map((m) => m.id)).toEqual(["ask", "edits", "all", "sandbox"]);
+    expect(modes?.availableModes.at(-1)?.name).toContain("Sandbox");
+    expect(titles(agent.permissions)).toEqual(["git push origin main"]);
+    expect(outputs(agent)[0]!.output).toContain("made");
+    // Under the sandbox's private /tmp: touched in there, never on the host.
+    expect(existsSync(marker)).toBe(false);
+    expect(readFileSync(join(project, "w.txt"), "utf8")).toBe("w");
+    expect(agent.problems).toEqual([]);
+  });
+
+  it("full surface: where bubblewrap cannot run, the sandbox mode is not offered and the log says why", async () => {
+    const noBwrap = join(root, "no-bwrap");
+    mkdirSync(noBwrap);
+    const agent = spawnAgent({ cwd: project, env: { ...env("full"), PATH: noBwrap } });
+    const modes = await agent.run(async (client) => (await client.request("session/new", { cwd: project, mcpServers: [] })).modes);
+    await stop(agent);
+    expect(modes?.availableModes.map((m) => m.id)).toEqual(["ask", "edits", "all"]);
+    expect(agent.stderr()).toContain("the sandbox permission mode is not offered:");
   });
 });

@@ -23,7 +23,7 @@ export {
 export { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "./session/permission-mode.js";
 export { titleOf, titleOfHistory } from "./session/title.js";
 export type { Emit, NoticeSeverity, TurnEvent } from "./turn/events.js";
-export type { StopReason, TurnCounts } from "./turn/run-turn.js";
+export type { Confined, StopReason, TurnCounts } from "./turn/run-turn.js";
 export type { ToolCallView } from "./turn/tool-call-view.js";
 export { redactDeep, type Redact } from "./turn/redact.js";
 export type { ReplayItem } from "./session/replay.js";

@@ -1,15 +1,15 @@
 /** `session/set_mode` ("full" surface): the permission mode, for clients that use modes; announced both ways. */
 import type * as acp from "@agentclientprotocol/sdk";
-import { isPermissionMode } from "@mm/core";
 import type { AppState } from "../app-state.js";
 import { choicesOf } from "../session-settings.js";
-import { configOptionsOf, modeRefusal } from "../translate/session-config.js";
+import { configOptionsOf, isOfferedMode, modeRefusal } from "../translate/session-config.js";
 import { invalidSessionParams } from "./errors.js";
 
 export const setMode = async (app: AppState, params: acp.SetSessionModeRequest): Promise<acp.SetSessionModeResponse> => {
   const { sessionId, modeId } = params;
   if (app.agent.session(sessionId) === undefined) throw invalidSessionParams(sessionId, "unknown session");
-  if (!isPermissionMode(modeId)) throw invalidSessionParams(sessionId, modeRefusal(modeId));
+  const sandbox = app.sandboxMode?.offered === true;
+  if (!isOfferedMode(modeId, sandbox)) throw invalidSessionParams(sessionId, modeRefusal(modeId, sandbox));
   const changed = await app.agent.changeSettings(sessionId, { mode: modeId });
   if (changed.isErr()) throw invalidSessionParams(sessionId, "unknown session");
   app.notify(sessionId, { sessionUpdate: "current_mode_update", currentModeId: modeId });

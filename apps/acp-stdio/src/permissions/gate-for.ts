@@ -26,13 +26,15 @@ export const permissionsFor = (
   stateDir: string | undefined,
   log: (line: string) => void,
   warn: (line: string) => void,
+  sandboxUnavailable?: Promise<string | undefined>,
 ): PermissionsOf => {
   const shown = config.tools.sandbox === "workspace" ? withSandboxTitle : (call: ToolCallView) => call;
   if (config.acp.surface !== "full") return { gate: acpPermissionGate(peer, shown) };
   const file = stateDir !== undefined ? join(stateDir, "permissions.json") : undefined;
   const book = ruleBook(file !== undefined ? rememberedRulesFile(file) : undefined, warn);
-  const gate = rulesGate({ configured: config.permissions, book, parser: bashCommandParser(), log, warn }, (request, options) =>
-    acpPermissionGate(peer, shown, () => options).ask(request),
+  const gate = rulesGate(
+    { configured: config.permissions, book, parser: bashCommandParser(), log, warn, sandboxUnavailable: sandboxUnavailable ?? Promise.resolve("no sandbox") },
+    (request, options) => acpPermissionGate(peer, shown, () => options).ask(request),
   );
   return { gate, rules: { book, configured: config.permissions, where: file ?? "in this process only" } };
 };

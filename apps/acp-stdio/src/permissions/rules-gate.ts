@@ -50,6 +50,8 @@ export type RulesGateDeps = {
   readonly parser: CommandParser;
   readonly log: (line: string) => void;
   readonly warn: (line: string) => void;
+  /** Why the sandbox mode cannot confine (undefined: it can); a session in that mode is then screened as `ask`. */
+  readonly sandboxUnavailable: Promise<string | undefined>;
 };
 
 /** What the rules said of a call, kept until its dialog (by call id). */
@@ -68,15 +70,16 @@ export const rulesGate = (
   const screenOf = async (request: ScreenRequest): Promise<Screened | undefined> => {
     const rules = await rulesFor(request.cwd);
     const place = { cwd: request.cwd, home: request.home };
+    const mode = request.mode === "sandbox" && (await deps.sandboxUnavailable) !== undefined ? "ask" : request.mode;
     const fileRule = FILE_RULES[request.call.name];
     if (fileRule !== undefined) {
       const path = pathOf(request);
-      return path === undefined ? undefined : screenFile(fileRule, path, rules, request.mode, place);
+      return path === undefined ? undefined : screenFile(fileRule, path, rules, mode, place);
     }
     if (request.call.name !== "bash") return undefined;
     const command = commandOf(request.call.input);
     if (command === undefined) return undefined;
-    return screenCommand(await deps.parser.parse(command), rules, request.mode, place);
+    return screenCommand(await deps.parser.parse(command), rules, mode, place);
   };
   return {
     screen: async (request) => {

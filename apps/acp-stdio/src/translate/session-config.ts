@@ -16,7 +16,12 @@ export type SessionChoices = {
   readonly mode: PermissionMode;
   /** The models to offer (the current one is offered whatever). */
   readonly models: readonly string[];
+  /** The `sandbox` mode is offered (bubblewrap runs here). */
+  readonly sandbox?: boolean;
 };
+
+/** The modes offered: `sandbox` only where bubblewrap runs. */
+const modesOf = (sandbox: boolean | undefined) => PERMISSION_MODES.filter((m) => m.id !== "sandbox" || sandbox === true);
 
 const modelIds = (choices: SessionChoices): readonly string[] => (choices.models.includes(choices.model) ? choices.models : [choices.model, ...choices.models]);
 
@@ -38,18 +43,25 @@ export const configOptionsOf = (choices: SessionChoices): acp.SessionConfigOptio
     category: "mode",
     type: "select",
     currentValue: choices.mode,
-    options: PERMISSION_MODES.map((m) => ({ value: m.id, name: m.name, description: m.description })),
+    options: modesOf(choices.sandbox).map((m) => ({ value: m.id, name: m.name, description: m.description })),
   },
 ];
 
 /** The modes, for clients of `session/set_mode`. */
-export const modeStateOf = (mode: PermissionMode): acp.SessionModeState => ({
+export const modeStateOf = (mode: PermissionMode, sandbox?: boolean): acp.SessionModeState => ({
   currentModeId: mode,
-  availableModes: PERMISSION_MODES.map((m) => ({ id: m.id, name: m.name, description: m.description })),
+  availableModes: modesOf(sandbox).map((m) => ({ id: m.id, name: m.name, description: m.description })),
 });
 
 /** Why `value` is no permission mode, naming the modes. */
-export const modeRefusal = (value: unknown): string => `unknown mode ${JSON.stringify(value)}: the modes are ${PERMISSION_MODES.map((m) => m.id).join(", ")}`;
+export const modeRefusal = (value: unknown, sandbox?: boolean): string =>
+  `unknown mode ${JSON.stringify(value)}: the modes are ${modesOf(sandbox)
+    .map((m) => m.id)
+    .join(", ")}`;
+
+/** Whether `value` is a mode offered here. */
+export const isOfferedMode = (value: unknown, sandbox?: boolean): value is PermissionMode =>
+  isPermissionMode(value) && modesOf(sandbox).some((m) => m.id === value);
 
 /** Whether `value` may be set for option `configId`: undefined when it may, else why not. */
 export const refusalOf = (choices: SessionChoices, configId: string, value: unknown): string | undefined => {
@@ -59,7 +71,7 @@ export const refusalOf = (choices: SessionChoices, configId: string, value: unkn
       : `unknown model ${JSON.stringify(value)}: the models are ${modelIds(choices).join(", ")}`;
   }
   if (configId === MODE_OPTION_ID) {
-    return isPermissionMode(value) ? undefined : modeRefusal(value);
+    return isOfferedMode(value, choices.sandbox) ? undefined : modeRefusal(value, choices.sandbox);
   }
   return `unknown config option ${JSON.stringify(configId)}: the options are ${MODEL_OPTION_ID}, ${MODE_OPTION_ID}`;
 };

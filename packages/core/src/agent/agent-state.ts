@@ -18,7 +18,7 @@ import type { Session } from "../session/session.js";
 import type { TurnQueue } from "../session/turn-queue.js";
 import type { Tool } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
-import type { TurnSettings } from "../turn/run-turn.js";
+import type { Confined, TurnSettings } from "../turn/run-turn.js";
 
 /** The ports an agent runs on. */
 export type AgentDeps = {
@@ -34,6 +34,8 @@ export type AgentDeps = {
   readonly skills: SkillCatalogue;
   /** Asked before every gated tool call. */
   readonly gate: PermissionGate;
+  /** The `sandbox` permission mode's confined shell and file system; absent, that mode confines nothing. */
+  readonly confined?: Confined | undefined;
   readonly clock: Clock;
   readonly random: RandomHex;
   /** Keeps sessions on disk; absent, sessions live in memory only and cannot be loaded. */

@@ -46,6 +46,14 @@ export const screenCommand = (shape: CommandShape, rules: PermissionRules, mode:
     const asked = matchingRule(command, rules.ask);
     if (asked !== undefined) return { verdict: "ask", why: `asked by the rule "${asked}"` };
   }
+  // The sandbox mode: confined, a command runs unasked unless something in it hides a command the
+  // lists above could not see (a substitution, a program that runs another: `sh -c "git push"`).
+  if (mode === "sandbox") {
+    if (shape.opaque.length > 0) return { verdict: "ask", why: `sandbox mode, but it holds ${shape.opaque.join(", ")}` };
+    const runner = shape.commands.find((c) => RUNS_OTHER_COMMANDS.has(c.words[0] ?? ""));
+    if (runner !== undefined) return { verdict: "ask", why: `sandbox mode, but ${runner.words[0]} runs another command` };
+    return { verdict: "run", why: "sandbox mode: runs confined" };
+  }
   const offer = offered !== undefined ? { offer: offered } : {};
   if (shape.opaque.length > 0) return { verdict: "default", why: `holds ${shape.opaque.join(", ")}`, ...offer };
   if (shape.commands.length === 0) return { verdict: "default", why: "no command", ...offer };
@@ -65,6 +73,7 @@ export const screenFile = (rule: typeof EDITS_RULE | typeof READS_RULE, path: st
   if (out && rule === EDITS_RULE) return { verdict: "ask", why: "always asked: a write outside the project" };
   if (rules.ask.includes(rule)) return { verdict: "ask", why: `asked by the rule "${rule}"` };
   if (out) return { verdict: "default", why: "a path outside the project" };
+  if (mode === "sandbox") return { verdict: "run", why: "sandbox mode: a path inside the project" };
   if (rules.allow.includes(rule)) return { verdict: "run", why: `the rule "${rule}"` };
   return { verdict: "default", why: `no "${rule}" rule`, offer: rule };
 };

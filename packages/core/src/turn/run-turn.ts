@@ -40,7 +40,12 @@ export type EngineDeps = {
   readonly changes?: ChangeTracker | undefined;
   /** Operator log for tools; each distinct line once. */
   readonly warn: (line: string) => void;
+  /** The shell and file-system boundary of the `sandbox` permission mode; absent, that mode confines nothing (and its rules ask). */
+  readonly confined?: Confined | undefined;
 };
+
+/** A confined shell, and a session's file system confined the same way (given its cwd). */
+export type Confined = { readonly shell: Shell; readonly fs: (inner: FileSystem, cwd: string) => FileSystem };
 
 /** How turns run: limits, the context window and when to compact. */
 export type TurnSettings = {
@@ -153,8 +158,9 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   const ctx: ToolContext = {
     cwd: request.cwd,
     ...(settings.home !== undefined ? { home: settings.home } : {}),
-    fs: request.fs ?? deps.fs,
-    shell: deps.shell,
+    // The sandbox mode: the session's commands and file tools confined, whatever the process's shell.
+    fs: request.mode === "sandbox" && deps.confined !== undefined ? deps.confined.fs(request.fs ?? deps.fs, request.cwd) : (request.fs ?? deps.fs),
+    shell: request.mode === "sandbox" && deps.confined !== undefined ? deps.confined.shell : deps.shell,
     skills: deps.skills,
     limits: settings.limits,
     signal,
