@@ -29,6 +29,7 @@ import { editorFileSystems } from "./acp-file-system.js";
 import { compactionIds, createNotify, type AppState, type Peer } from "./app-state.js";
 import { AGENT_INFO } from "./agent-info.js";
 import { mcpSessions } from "./mcp-sessions.js";
+import { ownFilesUnreported } from "./own-files-unreported.js";
 import { modelChoices, type ModelLister } from "./model-choices.js";
 import { permissionsFor } from "./permissions/gate-for.js";
 import { sandboxModeState, type SandboxMode } from "./permissions/sandbox-mode.js";
@@ -142,7 +143,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     sessionFs,
     // The "full" surface adds the task list the editor shows as a plan.
     tools: config.acp.surface === "full" ? [...builtinTools, planTool] : builtinTools,
-    ...(ports.changes !== undefined ? { changes: ports.changes } : {}),
+    ...(ports.changes !== undefined ? { changes: config.sessions.enabled ? ownFilesUnreported(ports.changes, config.sessions.dir) : ports.changes } : {}),
     log,
     warn,
   };
@@ -157,6 +158,8 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     vision: config.model.vision,
     ...(ports.secrets !== undefined ? { redact: ports.secrets.redact } : {}),
     ...(undo?.limits !== undefined ? { undoLimits: undo.limits } : {}),
+    // The "full" surface answers sessions side by side; the spec's keeps one turn at a time for the process.
+    sessionsSideBySide: config.acp.surface === "full",
     os: options.os,
     ...(options.home !== undefined ? { home: options.home } : {}),
   });

@@ -15,7 +15,8 @@ import type { UndoLimits, UndoStore } from "../ports/undo-store.js";
 import type { SkillCatalogue } from "../ports/skill-catalogue.js";
 import type { CallIds } from "../session/call-ids.js";
 import type { Session } from "../session/session.js";
-import type { TurnQueue } from "../session/turn-queue.js";
+import type { PlaceLock } from "../session/place-lock.js";
+import type { TurnQueues } from "../session/turn-queue.js";
 import type { Tool } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import type { Confined, TurnSettings } from "../turn/run-turn.js";
@@ -63,6 +64,11 @@ export type AgentSettings = TurnSettings & {
   readonly os: string;
   /** What `/undo` keeps; DEFAULT_UNDO_LIMITS when absent. */
   readonly undoLimits?: UndoLimits;
+  /**
+   * Turns serialised per session (sessions side by side) rather than one at a time for the process;
+   * tool calls then hold their session's cwd (see `places`). False when absent.
+   */
+  readonly sessionsSideBySide?: boolean;
 };
 
 /** A session of this process, with what its turns need beside the session value. */
@@ -88,7 +94,10 @@ export type AgentState = {
   readonly settings: AgentSettings;
   readonly tools: readonly Tool[];
   readonly sessions: Map<string, LiveSession>;
-  readonly queue: TurnQueue;
+  /** The turns' queues: one per session with `sessionsSideBySide`, one for the process without it. */
+  readonly queue: TurnQueues;
+  /** Held by every tool call for its session's cwd: sessions sharing a cwd never run tools at once. */
+  readonly places: PlaceLock;
   readonly callIds: CallIds;
   readonly log: (line: string) => void;
   /** A problem for the operator (`deps.warn`, else the log). */

@@ -11,7 +11,8 @@ import { createCallIds } from "../session/call-ids.js";
 import type { PermissionMode } from "../session/permission-mode.js";
 import type { ReplayItem } from "../session/replay.js";
 import type { StoredSession, StoredSessionSummary } from "../ports/session-store.js";
-import { createTurnQueue } from "../session/turn-queue.js";
+import { createPlaceLock } from "../session/place-lock.js";
+import { createTurnQueues } from "../session/turn-queue.js";
 import { builtinTools } from "../tools/builtin-tools.js";
 import type { Emit } from "../turn/events.js";
 import { estimateTokens } from "../turn/token-estimate.js";
@@ -145,7 +146,8 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
     settings: { ...DEFAULT_AGENT_SETTINGS, ...settings },
     tools: deps.tools ?? builtinTools,
     sessions: new Map(),
-    queue: createTurnQueue(),
+    queue: createTurnQueues(settings.sessionsSideBySide === true),
+    places: createPlaceLock(),
     callIds: createCallIds(),
     log,
     problem,
@@ -205,11 +207,11 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
       forgetLive(state, live);
       state.log(`session ${id}: closed`);
       // Once its cancelled turn has ended, the session is left tidy on disk and free for other processes.
-      void state.queue.idle().then(() => releaseStored(state, live.session.cwd, id));
+      void state.queue.idle(id).then(() => releaseStored(state, live.session.cwd, id));
       // Sessions not kept: nothing can load it again, so its undo data (in memory) would only be held.
       if (deps.store === undefined && deps.undo !== undefined) {
         const undo = deps.undo;
-        void state.queue.idle().then(() =>
+        void state.queue.idle(id).then(() =>
           undo.saveLog({ cwd: live.session.cwd, sessionId: id }, { turns: [] }).match(
             () => undefined,
             (e) => problem(`session ${id}: undo data not dropped: ${e.message}`),

@@ -42,5 +42,5 @@ export const loadSession = (state: AgentState, cwd: string, id: string, options:
     const place = state.settings.home !== undefined ? { cwd, home: state.settings.home } : { cwd };
     return ok({ live, replay: replayOf(history, live.toolbox, place), ...(unproven !== undefined ? { unproven } : {}) });
   };
-  return new ResultAsync(state.queue.run(NEVER, load, () => err({ kind: "io", id, message: "cancelled" })));
+  return new ResultAsync(state.queue.run(id, NEVER, load, () => err({ kind: "io", id, message: "cancelled" })));
 };

@@ -1,5 +1,6 @@
 /**
- * `session/prompt`: flatten the prompt, then, in the process-wide queue, make sure this process may
+ * `session/prompt`: flatten the prompt, then, in the turn queue (the process's, or the session's with
+ * sessions side by side), make sure this process may
  * change the session, and either run a slash command or a turn; keep what the engine returns, saved
  * as the turn goes and at its end, say when it could not be saved, log the turn's counts.
  */
@@ -11,6 +12,7 @@ import { titleOf } from "../session/title.js";
 import { resolveSkillNotation } from "../skills/skill-notation.js";
 import type { Emit } from "../turn/events.js";
 import { runTurn, type StopReason } from "../turn/run-turn.js";
+import { placeLockedToolbox } from "../tools/place-locked-toolbox.js";
 import { recordingToolbox } from "../undo/recording-toolbox.js";
 import { lastTurnIndex } from "../undo/undo-log.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
@@ -51,7 +53,8 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
     lastInputTokens: session.lastInputTokens,
     text: question,
     ...(state.settings.vision === true && flat.images.length > 0 ? { images: flat.images } : {}),
-    toolbox: files === undefined ? live.toolbox : recordingToolbox(live.toolbox, files),
+    // Outermost, so the recorder's before-states and the tracker's snapshot are taken holding the cwd.
+    toolbox: placeLockedToolbox(files === undefined ? live.toolbox : recordingToolbox(live.toolbox, files), state.places, [session.cwd]),
     mode: session.mode,
     model: session.model,
     ...(live.imagesRefused === true ? { imagesRefused: true } : {}),
@@ -99,6 +102,7 @@ export const promptSession = async (
     const command = slashCommandOf(flat.text);
     const undo = state.deps.undo === undefined ? undefined : undoCommandOf(flat.text);
     return await state.queue.run(
+      id,
       controller.signal,
       async (): Promise<Result<PromptResult, SessionRefused>> => {
         const refused = await holdSession(state, live);
@@ -106,7 +110,7 @@ export const promptSession = async (
         const history = live.session.history;
         if (command === "new") await newCommand(state, live, emit);
         else if (command === "compact") await compactCommand(state, live, emit, controller.signal);
-        else if (undo !== undefined) await undoCommand(state, live, emit, undo.force);
+        else if (undo !== undefined) await state.places.hold([cwd], () => undoCommand(state, live, emit, undo.force));
         else return ok(await turn(state, live, flat, emit, controller.signal));
         // The history rewritten: the recorded turns go to their new places, or go.
         if (command !== undefined && live.session.history !== history) await carryUndo(state, live, history);
