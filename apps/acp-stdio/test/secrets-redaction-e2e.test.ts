@@ -138,6 +138,43 @@ describe("the model's key is replaced in what tools hand on", () => {
   });
 });
 
+describe("a session file written before, holding the key", () => {
+  it("loads without it: not in the replay, not in the model's next request, and the file is rewritten without it", async () => {
+    const id = "20260101-000000-0000beef";
+    mkdirSync(join(cwd, ".mm/sessions"), { recursive: true });
+    const document = {
+      format: "mm-session",
+      version: 1,
+      id,
+      cwd,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+      messages: [
+        { role: "system", text: "You are Bob." },
+        { role: "user", text: "read the settings" },
+        { role: "assistant", text: "", toolCalls: [{ id: "call_1", name: "read_file", input: { path: "settings.json" } }] },
+        { role: "tool", callId: "call_1", toolName: "read_file", status: "completed", output: `{ "api_key": "${KEY}" }` },
+        { role: "assistant", text: "read", toolCalls: [] },
+      ],
+    };
+    writeFileSync(join(cwd, ".mm/sessions", `${id}.json`), `${JSON.stringify(document)}\n`, { mode: 0o600 });
+    fake.enqueue(text("again"));
+    const agent = spawnWith({});
+    await agent.run(async (client) => {
+      await client.request("session/load", { sessionId: id, cwd, mcpServers: [] });
+      expect(await client.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "go on" }] })).toEqual({ stopReason: "end_turn" });
+    });
+    await stop(agent);
+    expect(agent.problems).toEqual([]);
+    expect(agent.stdoutLines.join("\n")).toContain(REDACTED);
+    expect(agent.stdoutLines.join("\n")).not.toContain(KEY);
+    expect(chatBodies()).toContain(REDACTED);
+    expect(chatBodies()).not.toContain(KEY);
+    expect(sessionFiles()).toContain("again");
+    expect(sessionFiles()).not.toContain(KEY);
+  });
+});
+
 describe("an MCP server's environment values are secrets too (full surface)", () => {
   const server = (name: string, ...args: string[]): acp.McpServerStdio => ({
     name,

@@ -254,7 +254,9 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
       return err(read.error);
     }
     slot.kept = read.value;
-    return ok(read.value.session);
+    // A file written before (or by another mm) may hold a secret: the session goes on without it, and
+    // the next save, seeing it differ from what is on disk, rewrites the file without it.
+    return ok(options.redact === undefined ? read.value.session : options.redact(read.value.session));
   };
 
   const readSession = async (slot: Slot, id: string, holding: boolean): Promise<Result<Kept, StoreError>> => {
