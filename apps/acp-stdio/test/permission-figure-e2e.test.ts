@@ -3,7 +3,8 @@
  * status/diff/log, six `npm test`, a build, ten edits, one `rm -rf build`, one `git push`) through the
  * built binary, under each mode, with a user who takes the broadest "always" the dialog offers (and
  * rejects `git push`). Counted: permission requests, and blanket grants (an "always" that covers every
- * later call of a tool). Printed as a table (docs/what-the-editor-sees.md has it).
+ * later call of a tool). Printed as a table (docs/what-the-editor-sees.md has it). The sandbox mode
+ * needs bubblewrap, as the tests of tools.sandbox do.
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -104,14 +105,14 @@ it("40 calls: requests and blanket grants under each mode", { timeout: 240_000 }
   const rows: Row[] = [];
   rows.push(await drive("today-once", "spec", undefined, true));
   rows.push(await drive("today", "spec", undefined));
-  for (const mode of ["ask", "edits", "all"]) rows.push(await drive(`full-${mode}`, "full", mode));
+  for (const mode of ["ask", "edits", "all", "sandbox"]) rows.push(await drive(`full-${mode}`, "full", mode));
   const table = [
     "| mode | permission requests | rules accepted | blanket grants | `git push` asked |",
     "|---|---|---|---|---|",
     ...rows.map((r) => `| ${r.mode} | ${r.requests} | ${r.distinct} | ${r.blanket} | ${r.pushAsked ? "yes" : "no"} |`),
   ].join("\n");
   process.stderr.write(`\n${table}\n`);
-  const [once, today, ask, edits, all] = rows;
+  const [once, today, ask, edits, all, sandbox] = rows;
   expect(once!.requests).toBe(SESSION.length);
   expect(today!.blanket).toBeGreaterThan(0);
   // At most one request per distinct rule accepted, plus the ones no rule may cover (git push, rm -rf).
@@ -121,4 +122,6 @@ it("40 calls: requests and blanket grants under each mode", { timeout: 240_000 }
     expect(row.requests).toBeLessThanOrEqual(row.distinct + 2);
   }
   expect(all!.requests).toBe(0);
+  // The sandbox mode: nothing asked but git push.
+  expect(sandbox!).toMatchObject({ requests: 1, blanket: 0, pushAsked: true });
 });
