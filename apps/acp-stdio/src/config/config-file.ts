@@ -3,7 +3,7 @@
  * `$XDG_CONFIG_HOME/mm/config.json` (default `~/.config/mm/config.json`) with the project's
  * `./.mm/config.json` over it (project-config.ts says what the project's may set). Explicit ones must exist.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import type { ConfigError } from "./config-types.js";
@@ -104,6 +104,40 @@ export const readConfigFile = (path: string): Result<unknown, ConfigError> => {
   } catch (error) {
     return err(readProblem(path, error));
   }
+  return parseConfigText(path, text);
+};
+
+/** The most a project's config file may hold: far above any real one. */
+export const PROJECT_CONFIG_MAX_BYTES = 1 << 20;
+
+/**
+ * The text of the project's `.mm/config.json` (`path`, in `cwd`), read as hostile input: a repository
+ * or a command wrote it. `.mm` must be a directory and the file a regular one, opened without following
+ * a link (a link to `~/.ssh/id_rsa` made mm read the key, and from Node 22 on the JSON error quotes
+ * a file's first characters; a FIFO or `/dev/zero` hung or filled the start-up), of at most 1 MiB. Why
+ * not, in a few words: the project's file is then left out, and mm starts on the user's.
+ */
+export const readProjectConfigText = (cwd: string, path: string): Result<string, string> => {
+  try {
+    if (!lstatSync(join(cwd, ".mm")).isDirectory()) return err(".mm is not a directory (a link or a file)");
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    try {
+      const info = fstatSync(fd);
+      if (!info.isFile()) return err("not a regular file");
+      if (info.size > PROJECT_CONFIG_MAX_BYTES) return err(`larger than ${PROJECT_CONFIG_MAX_BYTES} bytes`);
+      return ok(readFileSync(fd, "utf8"));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") return err("a symbolic link");
+    const fsError = fsErrorOf(path, error);
+    return err(fsError.kind === "io" ? fsError.message : fsError.kind === "denied" ? "permission denied" : fsError.kind.replace("-", " "));
+  }
+};
+
+/** The parsed JSON of a config file's text. */
+export const parseConfigText = (path: string, text: string): Result<unknown, ConfigError> => {
   try {
     return ok(JSON.parse(text.replace(/^\uFEFF/, "")) as unknown);
   } catch (error) {

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -151,6 +152,31 @@ describe("loadConfig defaults", () => {
 });
 
 describe("loadConfig file discovery", () => {
+  // A repository ships `.mm/config.json -> ~/.ssh/id_rsa` (mm read the key, and Node 22's JSON error
+  // quotes its first characters), a FIFO or /dev/zero (start-up hung), or `.mm` itself as a link: none is read.
+  it("reads a project's file only as a regular file in a real .mm directory, never through a link", () => {
+    const box = sandbox();
+    const secret = box.write(join(box.home, ".ssh/id_rsa"), "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n");
+    const user = box.write(join(box.home, ".config/mm/config.json"), { model: { name: "user" } });
+    mkdirSync(join(box.cwd, ".mm"));
+    const project = join(box.cwd, ".mm/config.json");
+    const notRead = (why: string) => [`mm-acp: ${project}: not read: ${why}; a project's config must be a regular file in a .mm directory`];
+    symlinkSync(secret, project);
+    const linked = loaded(box.load());
+    expect(linked).toMatchObject({ source: user, config: { model: { name: "user" } }, notices: notRead("a symbolic link") });
+    expect(JSON.stringify(linked)).not.toContain("BEGIN");
+    rmSync(project);
+    execFileSync("mkfifo", [project]);
+    expect(loaded(box.load()).notices).toEqual(notRead("not a regular file"));
+    rmSync(project);
+    box.write(project, `{"model": {"name": "${"x".repeat(1 << 20)}"}}`);
+    expect(loaded(box.load()).notices).toEqual(notRead("larger than 1048576 bytes"));
+    rmSync(join(box.cwd, ".mm"), { recursive: true });
+    const elsewhere = box.write(join(box.root, "elsewhere/config.json"), { model: { name: "project" } });
+    symlinkSync(dirname(elsewhere), join(box.cwd, ".mm"));
+    expect(loaded(box.load()).notices).toEqual(notRead(".mm is not a directory (a link or a file)"));
+  });
+
   it("uses ./.mm/config.json in the cwd", () => {
     const box = sandbox();
     const path = box.write(join(box.cwd, ".mm/config.json"), { model: { name: "local" } });

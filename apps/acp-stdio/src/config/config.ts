@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { ok, type Result } from "neverthrow";
 import { DEFAULT_MODEL, DEFAULT_SKILL_DIRS, DEFAULT_THRESHOLD_RATIO, DEFAULTS } from "./config-defaults.js";
 import { envOverrides, type EnvOverrides } from "./config-env.js";
-import { findConfigFiles, readConfigFile, type ConfigLocation } from "./config-file.js";
+import { findConfigFiles, parseConfigText, readConfigFile, readProjectConfigText, type ConfigLocation } from "./config-file.js";
 import { formatKeyPath, validateFileConfig, type FileConfig } from "./config-schema.js";
 import type { ConfigError, LoadedConfig, MmConfig } from "./config-types.js";
 import { isTrusted, layered, untrustedPart } from "./project-config.js";
@@ -26,13 +26,13 @@ export const expandPath = (path: string, cwd: string, home: string): string =>
 
 const expandHome = (path: string, home: string): string => (path === "~" || path.startsWith("~/") ? resolve(home, `.${path.slice(1)}`) : path);
 
-const fileConfigOf = (path: string): Result<FileConfig, ConfigError> =>
-  readConfigFile(path).andThen((document) =>
-    validateFileConfig(document).mapErr((problem): ConfigError => {
-      const key = formatKeyPath(problem.path);
-      return { kind: "invalid-value", message: `mm-acp: ${path}: ${key === "" ? "" : `${key}: `}${problem.message}` };
-    }),
-  );
+const validated = (path: string, document: unknown): Result<FileConfig, ConfigError> =>
+  validateFileConfig(document).mapErr((problem): ConfigError => {
+    const key = formatKeyPath(problem.path);
+    return { kind: "invalid-value", message: `mm-acp: ${path}: ${key === "" ? "" : `${key}: `}${problem.message}` };
+  });
+
+const fileConfigOf = (path: string): Result<FileConfig, ConfigError> => readConfigFile(path).andThen((document) => validated(path, document));
 
 const merge = (file: FileConfig, env: EnvOverrides, inputs: ConfigInputs): MmConfig => {
   const model = { ...DEFAULT_MODEL, ...file.model };
@@ -72,7 +72,9 @@ const permissionsOfProject = (project: FileConfig, user: FileConfig, path: strin
   const union = (mine: readonly string[] | undefined, theirs: readonly string[] | undefined) => [...new Set([...(mine ?? []), ...(theirs ?? [])])];
   const notices =
     rules.allow !== undefined
-      ? [`mm-acp: ${path}: permissions.allow ignored: a project's configuration may add ask and deny rules, never allow ones (a repository cannot grant itself anything); put allow rules in your own config file`]
+      ? [
+          `mm-acp: ${path}: permissions.allow ignored: a project's configuration may add ask and deny rules, never allow ones (a repository cannot grant itself anything); put allow rules in your own config file`,
+        ]
       : [];
   return {
     file: { ...project, permissions: { ask: union(user.permissions?.ask, rules.ask), deny: union(user.permissions?.deny, rules.deny) } },
@@ -90,16 +92,24 @@ const chosenFiles = (inputs: ConfigInputs): Result<Chosen, ConfigError> =>
     return user.andThen((userFile) => {
       if (files.project === undefined) return ok({ file: userFile, source: files.user ?? null, notices: [] });
       const projectPath = files.project;
-      return fileConfigOf(projectPath).map((asWritten) => {
-        const { file: projectFile, notices: refused } = permissionsOfProject(asWritten, userFile, projectPath);
-        const trusted = isTrusted(userFile, inputs.cwd, inputs.home);
-        const part = trusted
-          ? { file: projectFile, notices: [] }
-          : untrustedPart(projectFile, userFile, projectPath, inputs.cwd, (dir) => expandPath(dir, inputs.cwd, inputs.home));
-        const { projects: _ignored, ...projectKeys } = part.file;
-        const source = `${files.user !== undefined ? `${files.user} + ` : ""}${projectPath}${trusted ? " (trusted)" : " (project: may only narrow)"}`;
-        return { file: layered(userFile, projectKeys), source, notices: [...refused, ...part.notices] };
-      });
+      // Read as hostile input (config-file.ts): never through a link, nothing but a regular file; else left out, said once.
+      const text = readProjectConfigText(inputs.cwd, projectPath);
+      if (text.isErr()) {
+        const notice = `mm-acp: ${projectPath}: not read: ${text.error}; a project's config must be a regular file in a .mm directory`;
+        return ok({ file: userFile, source: files.user ?? null, notices: [notice] });
+      }
+      return parseConfigText(projectPath, text.value)
+        .andThen((document) => validated(projectPath, document))
+        .map((asWritten) => {
+          const { file: projectFile, notices: refused } = permissionsOfProject(asWritten, userFile, projectPath);
+          const trusted = isTrusted(userFile, inputs.cwd, inputs.home);
+          const part = trusted
+            ? { file: projectFile, notices: [] }
+            : untrustedPart(projectFile, userFile, projectPath, inputs.cwd, (dir) => expandPath(dir, inputs.cwd, inputs.home));
+          const { projects: _ignored, ...projectKeys } = part.file;
+          const source = `${files.user !== undefined ? `${files.user} + ` : ""}${projectPath}${trusted ? " (trusted)" : " (project: may only narrow)"}`;
+          return { file: layered(userFile, projectKeys), source, notices: [...refused, ...part.notices] };
+        });
     });
   });
 
