@@ -1,4 +1,3 @@
-import { EventSourceParserStream } from "eventsource-parser/stream";
 import { describe, expect, it } from "vitest";
 import { chatStreamState, closingChunk, repairedChunk, withChatStreamRepairs } from "./chat-stream-repairs.js";
 
@@ -112,7 +111,7 @@ const through = async (wire: string, size = 7, end: "close" | "error" = "close")
       else controller.error(new TypeError("terminated"));
     },
   });
-  const send = withChatStreamRepairs(async () => new Response(body, { headers: { "content-type": "text/event-stream" } }), EventSourceParserStream);
+  const send = withChatStreamRepairs(async () => new Response(body, { headers: { "content-type": "text/event-stream" } }));
   return await (await send("http://x/v1/chat/completions")).text();
 };
 
@@ -127,9 +126,21 @@ describe("withChatStreamRepairs", () => {
     }
   });
 
+  it("reads events whatever their line ends and wherever the writes cut them, comments and names aside", async () => {
+    const mixed = `: keep-alive\r\n\r\nevent: message\r\ndata: ${chunk({ content: "a" })}\r\n\r\ndata: ${chunk({ content: "b" })}\r\rdata: ${chunk({ content: "c" })}\n\n`;
+    for (const size of [1, 2, 3, 7]) {
+      const out = await through(mixed, size);
+      expect(out.match(/"content":"[abc]"/g), `writes of ${size}`).toEqual(['"content":"a"', '"content":"b"', '"content":"c"']);
+      expect(out).toMatch(/"finish_reason":"stop"\}\]\}\n\n$/);
+    }
+    // A data field split over two lines is one event whose data has a line break.
+    expect(await through('data: {"choices":[],\ndata: "id":"x"}\n\n')).toContain('data: {"choices":[],\ndata: "id":"x"}\n\n');
+  });
+
   it("leaves a stream cut inside an event, or by a broken connection, unfinished", async () => {
     expect(await through(`${text}data: {"choices":[{"index":0,"del`)).not.toContain('"finish_reason":"stop"');
     expect(await through(`${text}data: ${chunk({ content: "!" })}\n`)).not.toContain('"finish_reason":"stop"');
+    expect(await through(`${text}data: ${chunk({ content: "!" })}\r\n`, 1)).not.toContain('"finish_reason":"stop"');
     await expect(through(text, 7, "error")).rejects.toThrow("terminated");
   });
 

@@ -19,8 +19,6 @@
  *
  * Events the repairs leave alone pass as they came (their data, reframed).
  */
-import type { EventSourceMessage, EventSourceParserStream } from "eventsource-parser/stream";
-
 type Json = Record<string, unknown>;
 type ToolCallDelta = { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } };
 
@@ -130,70 +128,78 @@ const frame = (data: string): string =>
     .map((line) => `data: ${line}`)
     .join("\n")}\n\n`;
 
-/** A line break pair, the end of an SSE event (CRLF, LF or CR each). */
-const EVENT_END = /(?:\r\n|\r|\n)(?:\r\n|\r|\n)/g;
+/** A blank line: two line ends in a row (CRLF, LF or CR each; a CR before LF is never one alone), the end of an SSE event. */
+const EVENT_END = /(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r(?!\n)|\n)/g;
+const LINE_END = /\r\n|\r|\n/;
 
-/** Whether text after the last event's end holds anything but white space, fed text as it comes. */
-const pendingEvent = () => {
-  let pending = false;
-  let tail = "";
-  return {
-    feed(text: string): void {
-      const joined = tail + text;
-      let end = -1;
-      for (const match of joined.matchAll(EVENT_END)) end = match.index + match[0].length;
-      pending = end >= 0 ? /\S/.test(joined.slice(end)) : pending || /\S/.test(text);
-      tail = joined.slice(-3);
-    },
-    get pending(): boolean {
-      return pending;
-    },
-  };
+/** The data of one event's text (its `data:` lines joined; comments, names and ids dropped), or none. */
+const dataOf = (block: string): string | undefined => {
+  let data: string | undefined;
+  for (const line of block.split(LINE_END)) {
+    if (!line.startsWith("data")) continue;
+    const colon = line.indexOf(":");
+    if (colon !== 4 && line !== "data") continue;
+    const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    data = data === undefined ? value : `${data}\n${value}`;
+  }
+  return data;
 };
 
-/** `inner` whose chat-completions event streams are mended as the module comment says (`Parser`: eventsource-parser's stream, from sdk.ts). */
+/**
+ * The events of a text stream, in one pass and one write per read: `onData` gives the text an event's
+ * data becomes, `onEnd` what follows the last (told whether text after the last whole event is pending).
+ */
+const eventStream = (onData: (data: string) => string, onEnd: (pending: boolean) => string) => {
+  let buffer = "";
+  return new TransformStream<string, string>({
+    transform: (text, controller) => {
+      // Only the end of what was already looked at can start a blank line with the new text.
+      let from = Math.max(0, buffer.length - 3);
+      buffer += text;
+      let out = "";
+      for (;;) {
+        EVENT_END.lastIndex = from;
+        const match = EVENT_END.exec(buffer);
+        if (match === null) break;
+        const data = dataOf(buffer.slice(0, match.index));
+        if (data !== undefined) out += onData(data);
+        buffer = buffer.slice(match.index + match[0].length);
+        from = 0;
+      }
+      if (out !== "") controller.enqueue(out);
+    },
+    flush: (controller) => {
+      const last = onEnd(/\S/.test(buffer));
+      if (last !== "") controller.enqueue(last);
+    },
+  });
+};
+
+/** `inner` whose chat-completions event streams are mended as the module comment says. */
 export const withChatStreamRepairs =
-  (inner: typeof fetch, Parser: typeof EventSourceParserStream, debug?: (line: string) => void): typeof fetch =>
+  (inner: typeof fetch, debug?: (line: string) => void): typeof fetch =>
   async (input, init) => {
     const response = await inner(input, init);
     if (!response.ok || response.body === null || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) return response;
     const state = chatStreamState();
-    const cut = pendingEvent();
     let done = false;
-    const close = (controller: TransformStreamDefaultController<string>, why: string): void => {
+    const close = (why: string): string => {
       const closing = closingChunk(state, done);
-      if (closing === undefined) return;
+      if (closing === undefined) return "";
       debug?.(`model stream: the server ${why} without a finish reason; taken as ${state.sawCalls ? "tool_calls" : "stop"}`);
-      controller.enqueue(frame(closing));
+      return frame(closing);
+    };
+    const mend = (data: string): string => {
+      if (data.trim() !== "[DONE]") return frame(repairedChunk(data, state));
+      if (done) return frame(data);
+      done = true;
+      return close("sent [DONE]") + frame(data);
     };
     const body = response.body
       .pipeThrough(new TextDecoderStream())
       .pipeThrough(
-        new TransformStream<string, string>({
-          transform: (text, controller) => {
-            cut.feed(text);
-            controller.enqueue(text);
-          },
-        }),
-      )
-      .pipeThrough(new Parser())
-      .pipeThrough(
-        new TransformStream<EventSourceMessage, string>({
-          transform: (message, controller) => {
-            if (message.data.trim() === "[DONE]") {
-              if (!done) {
-                done = true;
-                close(controller, "sent [DONE]");
-              }
-              return controller.enqueue(frame(message.data));
-            }
-            controller.enqueue(frame(repairedChunk(message.data, state)));
-          },
-          // The body ended without an error: finished unless cut inside an event.
-          flush: (controller) => {
-            if (!done && !cut.pending) close(controller, "ended the stream");
-          },
-        }),
+        // The body ended without an error: finished unless cut inside an event.
+        eventStream(mend, (pending) => (done || pending ? "" : close("ended the stream"))),
       )
       .pipeThrough(new TextEncoderStream());
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });

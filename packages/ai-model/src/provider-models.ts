@@ -102,7 +102,7 @@ export const providerModels = (settings: ProviderSettings): ((id: string) => Pro
     send = modelFetch(send);
     if (settings.debug !== undefined) send = timedFetch(send, settings.debug);
     if (settings.api === "responses") send = withStableReasoningIds(send, sdk.EventSourceParserStream);
-    else send = sdk.withChatStreamRepairs(send, sdk.EventSourceParserStream, settings.debug);
+    else send = sdk.withChatStreamRepairs(send, settings.debug);
     const common = { apiKey: settings.apiKey, baseURL: settings.baseURL, fetch: send, ...(settings.headers ? { headers: { ...settings.headers } } : {}) };
     const make = await maker(settings, common, sdk);
     const wrap = (model: LanguageModelV3): LanguageModelV3 =>
