@@ -6,6 +6,7 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { format } from "node:util";
 import type * as acp from "@agentclientprotocol/sdk";
 import { aiSdkModel, describeProxy, listModelIds, proxySettings } from "@mm/ai-model";
 import {
@@ -46,8 +47,12 @@ const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`
 const stdioStream = (written: (message: acp.AnyMessage) => void, warn: (line: string) => void, onNotJson: () => void): acp.Stream =>
   ndJsonStream(batchedStdout(), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { log: warn, onWritten: written, onNotJson });
 
+/** What every stray console line goes through once the secrets are known (main): they never reach the log. */
+let redactConsole = (text: string): string => text;
+
 const keepStdoutForProtocol = (): void => {
-  const toStderr = (...args: unknown[]) => console.error(...args);
+  const toStderr = (...args: unknown[]) => void process.stderr.write(`${redactConsole(format(...args))}\n`);
+  console.error = toStderr;
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
@@ -93,13 +98,13 @@ const main = async (): Promise<void> => {
   const chosen = await fromCommandLine();
   if (chosen === undefined) return;
   const { level: chosenLevel, loaded } = chosen;
-  const log = leveledLog(chosenLevel, stderrLine);
+  const { config, source, notices } = loaded;
   // The secrets mm holds, in one place (boundary/secrets.ts): the model's key (and a password in its
   // URL), the values of tools.hiddenEnv, later the editor's MCP servers' headers and environment.
   // Every log line, tool result, diff, live output, session file and undo blob goes without them.
   const secrets = secretSet([config.model.apiKey, ...urlSecrets(config.model.baseURL), ...config.tools.hiddenEnv.map((name) => process.env[name])]);
   const log = leveledLog(chosenLevel, (line) => stderrLine(secrets.redact(line)));
-  const { config, source, notices } = loaded;
+  redactConsole = secrets.redact;
   for (const notice of notices) log.warn(notice);
   const stateDir = userStateDir(process.env, homedir());
   // The one boundary of what mm reads on its own for the model (boundary/): never a hidden path (the
@@ -198,6 +203,6 @@ const main = async (): Promise<void> => {
 };
 
 main().catch((error: unknown) => {
-  stderrLine(`mm-acp: fatal: ${error instanceof Error ? error.message : String(error)}`);
+  stderrLine(redactConsole(`mm-acp: fatal: ${error instanceof Error ? error.message : String(error)}`));
   process.exit(1);
 });

@@ -34,7 +34,7 @@ export type JsonSessionStoreOptions = {
    * which a load honours only when the signature checks. One of this process only when absent.
    */
   readonly key?: UndoKeyLoader;
-  /** Applied to every session before it is written: the secrets mm holds replaced (boundary/secrets.ts `sessionRedactor`). */
+  /** Applied to every session before it is written and as it is loaded: the secrets mm holds replaced (boundary/secrets.ts `sessionRedactor`). */
   readonly redact?: (session: StoredSession) => StoredSession;
 };
 
