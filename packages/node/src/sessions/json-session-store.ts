@@ -3,7 +3,7 @@
  * `<id>.journal` (messages added since, appended as the turn goes) and `<id>.lock` (the process
  * holding the session). Layout and recovery rules: docs/session-file.md.
  */
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { isSessionId, type SessionStore, type StoreError, type StoredSession } from "@mm/core";
 import { reasonOf } from "../errno.js";
@@ -12,7 +12,7 @@ import { processUndoKey, type UndoKeyLoader } from "../undo/undo-key.js";
 import { currentOwner, describeOwner, ownerAlive, type LockOwner } from "./process-identity.js";
 import { checkSessionsDir, prepareSessionsDir, readRegularFile, sameStamp, stampFile } from "./session-files.js";
 import { readJournal } from "./session-journal.js";
-import { dropLock, stillHeld, takeLock, type HeldLock, type LockParty } from "./session-lock.js";
+import { dropLock, stillHeld, sweepDeadLocks, takeLock, type HeldLock, type LockParty } from "./session-lock.js";
 import { appendToJournal, type Flush } from "./session-journal-file.js";
 import { encodeRewrite, planWrite, rewriteDocument, type Kept, type SessionPaths } from "./session-writes.js";
 import { repairJournal } from "./session-repair.js";
@@ -124,6 +124,18 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   const slots = new Map<string, Slot>();
   /** Locks already said to be unusable. */
   const warned = new Set<string>();
+  /** Sessions dirs already cleared of the locks of processes that are gone (once per dir, and at each listing). */
+  const swept = new Set<string>();
+  const sweep = async (dir: string, cwd: string): Promise<void> => {
+    swept.add(dir);
+    // Never through a link: a sessions dir that is one (or under one) is refused by its use anyway.
+    if (!(await checkSessionsDir(dir, cwd)).unwrapOr(false)) return;
+    const removed = await sweepDeadLocks(dir, partyOf(), isSessionId);
+    if (removed.length > 0)
+      options.warn?.(
+        `sessions dir ${dir}: removed ${removed.length} lock(s) left by processes that are gone: ${removed.map((path) => basename(path)).join(", ")}`,
+      );
+  };
   /** The lock failures that stop the session's use (something no lock at the lock's path), beside `busy`. */
   const unusable = new WeakSet<StoreError>();
   /** Whether a lock failure stops the session's use (else, a disk that refuses, it goes on: its writes fail anyway). */
@@ -163,6 +175,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
   const lock = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
     if (slot.lock !== undefined && (await stillHeld(slot.paths.lock, slot.lock))) return ok(undefined);
     slot.lock = undefined;
+    if (!swept.has(slot.dir)) await sweep(slot.dir, slot.cwd);
     const taken = await takeLock(slot.paths.lock, partyOf());
     if (taken.isOk()) {
       const { replaced, ...held } = taken.value;
@@ -269,7 +282,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     const { generation } = decoded.value;
     const unsigned = decoded.value.session;
     const signed = unsigned.model !== undefined || (unsigned.mode !== undefined && unsigned.mode !== "ask");
-    const session = provenSession(decoded.value, signed ? await keyOf() : undefined);
+    const session = provenSession(decoded.value, signed ? await keyOf() : undefined, slot.cwd);
     const base: Kept = { session, generation, document: stamp.value, journal: undefined, broken: false };
     const journal = await readRegularFile(slot.paths.journal, "session journal");
     if (journal.isErr()) return err(io(id, journal.error));
@@ -342,7 +355,11 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     release: (cwd, id) => run(cwd, id, (slot) => release(slot, id)),
     // The document rewritten whole from what this process last wrote, when a journal is beside it.
     fold: (cwd, id) => run(cwd, id, async (slot) => (slot.kept?.journal === undefined ? ok(undefined) : save(slot, slot.kept.session, true))),
-    list: (cwd) => settled("", listSessionFiles(resolve(cwd, options.dir), cwd)),
+    list: (cwd) =>
+      settled(
+        "",
+        sweep(resolve(cwd, options.dir), cwd).then(() => listSessionFiles(resolve(cwd, options.dir), cwd)),
+      ),
     remove: (cwd, id) => run(cwd, id, (slot) => remove(slot, id)),
   };
 };

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import { link, lstat, open, rename, unlink } from "node:fs/promises";
+import { link, lstat, open, readdir, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";
@@ -167,4 +167,36 @@ export const takeLock = async (path: string, party: LockParty): Promise<Result<H
 /** Removes the lock at `path` if it is still the one this process took. */
 export const dropLock = async (path: string, held: HeldLock): Promise<void> => {
   if (await stillHeld(path, held)) await unlink(path).catch(() => undefined);
+};
+
+/**
+ * Removes from `dir` the `<id>.lock` files (`id` passing `isId`) whose holder is gone: what a killed
+ * process leaves behind. Only a regular file that parses as a lock and names a process on this
+ * machine that no longer runs; never this process's, a live holder's, another machine's, nor
+ * anything that is no regular file (a link, a FIFO: left for {@link takeLock}, which names it). The
+ * file is removed only while it is still the one judged (same inode, checked again just before the
+ * `unlink`); a process that took the lock in between finds it gone at its next write and takes it
+ * again, as for a dead holder's lock replaced twice. The paths removed; never throws.
+ */
+export const sweepDeadLocks = async (dir: string, party: LockParty, isId: (id: string) => boolean): Promise<readonly string[]> => {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const locks = names.filter((name) => name.endsWith(".lock") && isId(name.slice(0, -5))).map((name) => join(dir, name));
+  const removed = await Promise.all(
+    locks.map(async (path): Promise<string | undefined> => {
+      try {
+        const before = await stampOf(path);
+        if (before === undefined) return undefined;
+        const text = await readLock(path);
+        const holder = text === undefined ? undefined : ownerOf(text);
+        if (holder === undefined || sameOwner(holder, party.self) || party.alive(holder)) return undefined;
+        const still = await stampOf(path);
+        if (still === undefined || still.dev !== before.dev || still.ino !== before.ino) return undefined;
+        await unlink(path);
+        return path;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return removed.filter((path): path is string => path !== undefined);
 };
