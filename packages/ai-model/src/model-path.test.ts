@@ -185,10 +185,7 @@ describe("the model path", () => {
     expect(JSON.stringify(fake.requests[0]?.body)).not.toContain("secret thoughts");
     // Moonshot asks for a thinking model's reasoning back, as the assistant message's reasoning_content.
     await collect(modelOn(fake.url, { provider: "moonshotai" }).step(history));
-    expect((fake.requests[1]?.body as { messages: unknown[] }).messages).toContainEqual({
-      role: "assistant",
-      content: "A",
-      reasoning_content: "secret thoughts",
-    });
+    const moonshot = fake.requests[1]?.body as { messages?: unknown[] } | undefined;
+    expect(moonshot?.messages).toContainEqual({ role: "assistant", content: "A", reasoning_content: "secret thoughts" });
   });
 });
