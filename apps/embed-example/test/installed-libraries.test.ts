@@ -6,7 +6,7 @@
  * exactOptionalPropertyTypes and nodenext.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -89,7 +89,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (root !== "") rmSync(root, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe("the libraries, installed from their tarballs outside the workspace", () => {
   it("hold built JavaScript and declarations, no sources or tests", () => {
@@ -163,28 +163,54 @@ describe("the libraries, installed from their tarballs outside the workspace", (
     expect(stdout).toMatch(/^\nfailed: .*401.*Incorrect API key provided/);
   });
 
-  it('type-check the core README\'s TypeScript files as written, in a "type": "module" project', async () => {
+  /** The guide's project (its package.json and tsconfig.json as written, its two files) in `dir`, with Node's types installed. */
+  const guideProject = (dir: string, manifest?: object): string[] => {
     const files = guide("## From TypeScript", "ts");
-    expect(files.length).toBeGreaterThanOrEqual(2);
     const names = files.map((file) => /^\/\/ ([\w-]+\.ts) /.exec(file)?.[1]);
     expect(names).toEqual(["word-count.ts", "agent.ts"]);
-    const dir = join(project, "guide");
-    mkdirSync(dir, { recursive: true });
-    const manifest = JSON.parse(guide("## From TypeScript", "json")[0]!) as { type?: string };
-    expect(manifest.type).toBe("module");
-    writeFileSync(join(dir, "package.json"), JSON.stringify(manifest));
+    mkdirSync(join(dir, "node_modules", "@types"), { recursive: true });
+    symlinkSync(join(WORKSPACE, "node_modules", "@types", "node"), join(dir, "node_modules", "@types", "node"));
+    // The tarballs installed in the outer project resolve from this one (Node looks up the tree).
+    const [packageJson, tsconfig] = guide("## From TypeScript", "json");
+    writeFileSync(join(dir, "package.json"), manifest === undefined ? packageJson! : JSON.stringify(manifest));
+    writeFileSync(join(dir, "tsconfig.json"), tsconfig!);
     files.forEach((file, i) => writeFileSync(join(dir, names[i]!), file));
-    expect(await typeCheck(dir, names as string[])).toBe("");
+    return names as string[];
+  };
+
+  for (const [compiler, tsc] of Object.entries(COMPILERS)) {
+    it(`compile the core README's TypeScript files with its tsconfig.json as written, in a "type": "module" project (${compiler})`, async () => {
+      const dir = join(project, `guide-${compiler}`);
+      guideProject(dir);
+      expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).type).toBe("module");
+      expect(await compile(tsc, dir)).toBe("");
+      expect(readdirSync(join(dir, "dist")).sort()).toEqual(["agent.js", "word-count.js"]);
+      // The same under exactOptionalPropertyTypes and noUncheckedIndexedAccess, for a stricter project.
+      const strict = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: object };
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({
+          ...strict,
+          compilerOptions: { ...strict.compilerOptions, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noEmit: true },
+        }),
+      );
+      expect(await compile(tsc, dir)).toBe("");
+    }, 60_000);
+  }
+
+  it('and without "types": ["node"] the newest TypeScript finds no process (the README says why it is there)', async () => {
+    const dir = join(project, "guide-no-types");
+    guideProject(dir);
+    const config = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
+    delete config.compilerOptions.types;
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
+    expect(await compile(COMPILERS.newest, dir)).toMatch(/TS2591|TS2580/);
   }, 60_000);
 
   it("and the same files are refused in a CommonJS project (TS1309), as the README warns", async () => {
     const dir = join(project, "guide-cjs");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "cjs", type: "commonjs" }));
-    const files = guide("## From TypeScript", "ts");
-    writeFileSync(join(dir, "word-count.ts"), files[0]!);
-    writeFileSync(join(dir, "agent.ts"), files[1]!);
-    expect(await typeCheck(dir, ["word-count.ts", "agent.ts"])).toContain("TS1309");
+    guideProject(dir, { name: "cjs", type: "commonjs" });
+    expect(await compile(COMPILERS.pinned, dir)).toContain("TS1309");
   }, 60_000);
 
   it("type-check a TypeScript consumer under strict, exactOptionalPropertyTypes and nodenext", async () => {
@@ -192,6 +218,19 @@ describe("the libraries, installed from their tarballs outside the workspace", (
     expect(await typeCheck(project, ["consumer.ts"])).toBe("");
   }, 60_000);
 });
+
+/** The compilers the guide is checked with: the TypeScript the workspace pins, and the newest (7.x, `typescript-latest`). */
+const COMPILERS = {
+  pinned: join(WORKSPACE, "node_modules", "typescript", "bin", "tsc"),
+  newest: join(WORKSPACE, "apps", "embed-example", "node_modules", "typescript-latest", "bin", "tsc"),
+};
+
+/** `tsc -p tsconfig.json` in `dir`: its output, "" when it compiles. */
+const compile = async (tsc: string, dir: string): Promise<string> =>
+  run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir }).then(
+    () => "",
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
 
 /** tsc on `files` of `dir` under strict, exactOptionalPropertyTypes and nodenext: its output, "" when they check. */
 const typeCheck = async (dir: string, files: readonly string[]): Promise<string> => {
