@@ -138,6 +138,22 @@ describe("the model's key is replaced in what tools hand on", () => {
   });
 });
 
+describe("the permission dialog", () => {
+  it("shows an edit of a file holding the key with the key replaced in its proposed diff, and the edit is made", async () => {
+    writeFileSync(join(cwd, "local.conf"), `name = demo\nkey = ${KEY}\n`);
+    fake.enqueue(toolCalls([{ name: "edit_file", arguments: { path: "local.conf", old_text: "name = demo", new_text: "name = renamed" } }]), text("edited"));
+    const agent = spawnWith({});
+    await prompt(agent);
+    await stop(agent);
+    expect(agent.problems).toEqual([]);
+    expect(agent.permissions).toHaveLength(1);
+    expect(JSON.stringify(agent.permissions)).toContain(`key = ${REDACTED}`);
+    expect(JSON.stringify(agent.permissions)).not.toContain(KEY);
+    expect(agent.stdoutLines.join("\n")).not.toContain(KEY);
+    expect(readFileSync(join(cwd, "local.conf"), "utf8")).toBe(`name = renamed\nkey = ${KEY}\n`);
+  });
+});
+
 describe("a session file written before, holding the key", () => {
   it("loads without it: not in the replay, not in the model's next request, and the file is rewritten without it", async () => {
     const id = "20260101-000000-0000beef";

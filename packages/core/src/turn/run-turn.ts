@@ -171,9 +171,9 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   const append = (message: Message): void => {
     history = [...history, message];
   };
-    sessionId: request.sessionId,
   const answered = (): boolean => history[history.length - 1] !== question;
   const progress = async (): Promise<void> => {
+    sessionId: request.sessionId,
     if (answered()) await request.onProgress?.(history);
   };
 
@@ -222,6 +222,9 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     const placeholders = withoutImages(messages);
     const sendsImages = settings.vision === true && !imagesRefused && placeholders !== messages;
     const result = await runModelStep(
+  // The permission dialog shows the call too (its proposed diff holds a file's content): redacted alike.
+  // The rules (`screen`) judge the call as the model wrote it; nothing of theirs is shown.
+  const gate: PermissionGate = redact === undefined ? deps.gate : { ...deps.gate, ask: (asked) => deps.gate.ask({ ...asked, call: handOn(asked.call) }) };
       deps.model,
       { model: request.model, system: system.text, messages: sendsImages ? messages : placeholders, tools: toolbox.specs, signal },
       onText,
@@ -258,7 +261,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     if (calls.length === 0) return end("end_turn");
     for (const call of calls) {
       const outcome = await executeCall(
-        { sessionId: request.sessionId, gate: deps.gate, grants, mode: request.mode, loop, toolbox, ctx, emit: callEmit },
+        { sessionId: request.sessionId, gate, grants, mode: request.mode, loop, toolbox, ctx, emit: callEmit },
         call,
       ).catch(
         (thrown: unknown): CallOutcome =>
