@@ -255,13 +255,14 @@ export const settingsMacOf = (session: StoredSession, key: Uint8Array): string |
  * The decoded session with only the settings mm can prove it wrote: its `mode` (other than `ask`) and
  * `model` are kept when `settingsMac` checks with `key`, else left out (the session runs in `ask`, on
  * the configured model) and named in `unproven`. A file a repository ships, or a command rewrote,
- * cannot carry the user's key. Without a key nothing is proven.
+ * cannot carry the user's key. Without a key nothing is proven. `cwd`: where the session is loaded.
  */
-export const provenSession = (decoded: DecodedDocument, key: Uint8Array | undefined): StoredSession => {
+export const provenSession = (decoded: DecodedDocument, key: Uint8Array | undefined, cwd = decoded.session.cwd): StoredSession => {
   const { session, settingsMac } = decoded;
   const power = powerOf(session);
   if (power.model === undefined && power.mode === undefined) return session;
-  const expectedMac = key === undefined ? undefined : settingsMacOf(session, key);
+  // Checked against the cwd the session is loaded in: a signed file copied to another project proves nothing there.
+  const expectedMac = key === undefined ? undefined : settingsMacOf({ ...session, cwd }, key);
   if (expectedMac !== undefined && settingsMac !== undefined && timingSafeEqual(Buffer.from(expectedMac, "hex"), Buffer.from(settingsMac, "hex"))) {
     return session;
   }
