@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import {
+  askUserTool,
   builtinTools,
   planTool,
   createAgent,
@@ -26,6 +27,7 @@ import { envSecrets, headerSecrets, MEMORY_UNDO_LIMITS, memoryUndoStore, nodeUnd
 import type { McpServerSpec } from "@mm/mcp";
 import type { MmConfig } from "./config/index.js";
 import { editorFileSystems } from "./acp-file-system.js";
+import { acpUserQuestions } from "./acp-user-questions.js";
 import { compactionIds, createNotify, type AppState, type Peer } from "./app-state.js";
 import { AGENT_INFO } from "./agent-info.js";
 import { mcpSessions } from "./mcp-sessions.js";
@@ -141,8 +143,8 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     store: ports.store,
     undo: undo?.store,
     sessionFs,
-    // The "full" surface adds the task list the editor shows as a plan.
-    tools: config.acp.surface === "full" ? [...builtinTools, planTool] : builtinTools,
+    // The "full" surface adds the task list the editor shows as a plan, and questions the editor's form answers (when it shows forms).
+    tools: config.acp.surface === "full" ? [...builtinTools, planTool, askUserTool(acpUserQuestions(peer))] : builtinTools,
     ...(ports.changes !== undefined ? { changes: config.sessions.enabled ? ownFilesUnreported(ports.changes, config.sessions.dir) : ports.changes } : {}),
     log,
     warn,

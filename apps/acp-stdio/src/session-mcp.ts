@@ -6,6 +6,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AppState } from "./app-state.js";
 import { specsOf } from "./mcp-sessions.js";
+import { tellUser } from "./tell-user.js";
 
 /** Starts the servers and adds their tools; `released` must be called once the response is written. */
 export const attachMcpServers = async (
@@ -18,7 +19,7 @@ export const attachMcpServers = async (
   const waiting: string[] = [];
   const tell = (line: string): void => {
     if (!answered) return void waiting.push(line);
-    app.notify(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${app.secrets?.redact(line) ?? line}\n` } });
+    tellUser(app, sessionId, app.secrets?.redact(line) ?? line, "warning");
   };
   const released = (): void => {
     answered = true;

@@ -5,6 +5,7 @@
  */
 import type { LoadedSession } from "@mm/core";
 import type { AppState } from "./app-state.js";
+import { tellUser, wantsNotices } from "./tell-user.js";
 
 /** The line for the conversation and the log; undefined when the file asked for nothing it did not get. */
 export const unprovenLine = (unproven: LoadedSession["unproven"]): string | undefined => {
@@ -22,5 +23,5 @@ export const tellUnproven = (app: AppState, sessionId: string, unproven: LoadedS
   const line = unprovenLine(unproven);
   if (line === undefined) return;
   app.warn(`session ${sessionId}: ${line.slice("mm: ".length)}`);
-  app.notify(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${line}\n` } });
+  tellUser(app, sessionId, wantsNotices(app) ? line.slice("mm: ".length) : line, "warning", 'Session loaded in "ask" mode on the configured model');
 };

@@ -15,6 +15,7 @@ ajv.addFormat("uint32", integer(0xffffffff));
 ajv.addFormat("uint64", integer(Number.MAX_SAFE_INTEGER));
 ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
 ajv.addFormat("double", { type: "number", validate: () => true });
+ajv.addFormat("uri", { type: "string", validate: (s: string) => URL.canParse(s) });
 ajv.addSchema({ $id: "acp", $defs: schema.$defs });
 
 const validator = (name: string) => {
@@ -42,6 +43,8 @@ const OUTGOING: Record<string, string> = {
   "session/request_permission": "RequestPermissionRequest",
   "fs/read_text_file": "ReadTextFileRequest",
   "fs/write_text_file": "WriteTextFileRequest",
+  "elicitation/create": "CreateElicitationRequest",
+  "$/cancel_request": "CancelRequestNotification",
 };
 
 type Raw = { id?: unknown; method?: string; params?: unknown; result?: unknown; error?: unknown };

@@ -30,6 +30,11 @@ export type SpawnOptions = {
   inherit?: Record<number, number>;
   /** Answers `fs/read_text_file` and `fs/write_text_file` (what it throws, e.g. an `acp.RequestError`, is the error answer); unanswered (method not found) when absent. */
   fsAnswer?: (method: "fs/read_text_file" | "fs/write_text_file", params: acp.ReadTextFileRequest | acp.WriteTextFileRequest) => unknown;
+  /** Answers `elicitation/create` (the request's signal fires on its `$/cancel_request`); unanswered (method not found) when absent. */
+  elicitation?: (
+    request: acp.CreateElicitationRequest,
+    ctx: { readonly signal: AbortSignal; readonly agent: acp.ClientContext },
+  ) => acp.CreateElicitationResponse | Promise<acp.CreateElicitationResponse>;
 };
 
 export type SpawnedAgent = {
@@ -39,6 +44,7 @@ export type SpawnedAgent = {
   problems: string[];
   updates: acp.SessionNotification[];
   permissions: acp.RequestPermissionRequest[];
+  elicitations: acp.CreateElicitationRequest[];
   run: <T>(op: (agent: acp.ClientContext) => Promise<T>) => Promise<T>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   textOf: (sessionId: string) => string;
@@ -98,6 +104,14 @@ export const spawnAgent = (options: SpawnOptions = {}): SpawnedAgent => {
       const choice = options.permission?.(params) ?? "allow";
       return { outcome: { outcome: "selected", optionId: choice } };
     });
+  const elicitations: acp.CreateElicitationRequest[] = [];
+  const elicitation = options.elicitation;
+  if (elicitation !== undefined) {
+    client.onRequest("elicitation/create", async ({ params, signal, agent }) => {
+      elicitations.push(params);
+      return elicitation(params, { signal, agent });
+    });
+  }
   const fsAnswer = options.fsAnswer;
   if (fsAnswer !== undefined) {
     client
@@ -121,7 +135,7 @@ export const spawnAgent = (options: SpawnOptions = {}): SpawnedAgent => {
       .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk")
       .map((u) => (u.update as { content: { text: string } }).content.text)
       .join("");
-  return { child, stdoutLines, stderr: () => stderr, problems, updates, permissions, run, exited, textOf };
+  return { child, stdoutLines, stderr: () => stderr, problems, updates, permissions, elicitations, run, exited, textOf };
 };
 
 /** Closes stdin and waits for the process to exit. */

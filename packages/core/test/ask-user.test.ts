@@ -67,6 +67,31 @@ describe("ask_user", () => {
     expect(JSON.stringify(s.history[0])).not.toContain("ask_user");
   });
 
+  it("waiting for the user holds up no other session's tools in the same cwd (sessions side by side)", async () => {
+    let answer!: (a: { kind: "answered"; answer: string }) => void;
+    let asked!: () => void;
+    const waiting = new Promise<void>((r) => (asked = r));
+    const questions = scriptedQuestions(
+      () =>
+        new Promise((resolve) => {
+          answer = resolve;
+          asked();
+        }),
+    );
+    const h = harness({
+      replies: [ask({ question: "Go?" }), toolReply([{ name: "bash", input: { command: "ls" } }]), textReply("listed"), textReply("going")],
+      tools: [...builtinTools, askUserTool(questions)],
+      settings: { sessionsSideBySide: true },
+    });
+    const a = await h.start("/w");
+    const b = await h.start("/w");
+    const asking = h.prompt(a, say("ask me"));
+    await waiting;
+    expect((await h.prompt(b, say("list"))).stopReason).toBe("end_turn");
+    answer({ kind: "answered", answer: "yes" });
+    expect((await asking).stopReason).toBe("end_turn");
+  });
+
   it("offers distinct, trimmed, non-empty choices", () => {
     expect(choicesOf([" a ", "a", "", "b"])).toEqual(["a", "b"]);
   });

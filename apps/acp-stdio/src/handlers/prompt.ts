@@ -5,6 +5,7 @@ import { fullSurface, type AppState } from "../app-state.js";
 import { liveOutput } from "../live-output/live-output.js";
 import { permissionsArguments, runPermissionsCommand } from "../permissions/permissions-command.js";
 import { messageIds } from "../translate/message-ids.js";
+import { wantsNotices } from "../tell-user.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
 import { wantsTerminalOutput } from "../translate/terminal.js";
 import { updatesOf, type UpdateOptions } from "../translate/turn-event.js";
@@ -18,6 +19,7 @@ const updateOptions = (app: AppState, sessionId: string): UpdateOptions => {
     compactionId: app.nextCompactionId,
     sandboxed: app.config.tools.sandbox === "workspace",
     sessionInfo: fullSurface(app),
+    notices: wantsNotices(app),
     toolNames: fullSurface(app),
     ...(wantsTerminalOutput(app.peer.capabilities) ? { terminal: cwd !== undefined ? { cwd } : {} } : {}),
   };

@@ -1,6 +1,7 @@
 /** A core TurnEvent → the ACP session updates it becomes (none, one, or several). */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { PlanEntry, ToolCallView, TurnEvent } from "@mm/core";
+import { noticeOf } from "./notice.js";
 import { withSandboxTitle } from "./sandbox-title.js";
 import { doneUpdate, pendingToolCall, runningUpdate, type TerminalPlace } from "./tool-call.js";
 
@@ -16,6 +17,8 @@ export type UpdateOptions = {
   readonly toolNames?: boolean;
   /** The client wants live output as a terminal (`_meta.terminal_output`): where the session runs. */
   readonly terminal?: TerminalPlace;
+  /** The "full" surface to a client showing notices: mm's lines that are no answer go as `notice` updates. */
+  readonly notices?: boolean;
 };
 
 /** The terminal place of a call shown as a live terminal, else undefined. */
@@ -32,8 +35,9 @@ export const agentText = (text: string): acp.SessionUpdate => ({
 export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly acp.SessionUpdate[] => {
   switch (event.type) {
     case "text":
-    case "notice":
       return [agentText(event.text)];
+    case "notice":
+      return options.notices === true && event.severity !== undefined ? [noticeOf(event.text, event.severity)] : [agentText(event.text)];
     case "thought":
       return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } }];
     case "plan":

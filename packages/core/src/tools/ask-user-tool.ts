@@ -39,6 +39,7 @@ export const askUserTool = (questions: UserQuestions) =>
     kind: "other",
     gated: false,
     recordsView: true,
+    placeFree: true,
     offered: questions.available,
     input: object({
       question: string({ description: "The question, complete in itself", nonEmpty: true }),

@@ -3,7 +3,7 @@
  * by side, two sessions sharing a cwd never run tools at once, so a command's change tracker (and
  * `/undo`'s recorder) sees only what its own call changed. Everything before the run (checks,
  * previews, the permission dialog) is not held; a call whose turn was cancelled while it waited does
- * not start.
+ * not start. A tool touching no file (`placeFree`: `ask_user`, which waits for the user) holds nothing.
  */
 import type { PlaceLock } from "../session/place-lock.js";
 import type { PreparedCall, Tool, ToolOutcome } from "./tool.js";
@@ -24,4 +24,4 @@ const locked = (tool: Tool, lock: PlaceLock, places: readonly string[]): Tool =>
 
 /** `toolbox` whose calls each hold `places` in `lock` while they run. */
 export const placeLockedToolbox = (toolbox: Toolbox, lock: PlaceLock, places: readonly string[]): Toolbox =>
-  toolboxOf(toolbox.tools.map((tool) => locked(tool, lock, places)));
+  toolboxOf(toolbox.tools.map((tool) => (tool.placeFree ? tool : locked(tool, lock, places))));

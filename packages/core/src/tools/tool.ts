@@ -115,6 +115,11 @@ export type ToolDefinition<Input> = {
   readonly recordsView?: boolean;
   /** Whether a session starting now is offered the tool (e.g. only with an editor that can show it); always when absent. */
   readonly offered?: () => boolean;
+  /**
+   * The call neither reads nor changes files (a question to the user): it runs without holding its
+   * session's place (session/place-lock.ts), so one waiting for the user holds up no other session's tools.
+   */
+  readonly placeFree?: boolean;
 };
 
 /** What the model receives for a call of a built-in tool the user rejected (the spec's wording). */
@@ -145,6 +150,8 @@ export type Tool = {
   readonly recordsView: boolean;
   /** See {@link ToolDefinition.offered}. */
   readonly offered: () => boolean;
+  /** See {@link ToolDefinition.placeFree}. */
+  readonly placeFree: boolean;
   /** Checks a call's input: the prepared call, or why the input is refused (for the model). */
   readonly prepare: (input: unknown) => Result<PreparedCall, string>;
 };
@@ -162,6 +169,7 @@ export const defineTool = <Input>(definition: ToolDefinition<Input>): Tool => ({
   rejected: definition.rejected ?? REJECTED,
   recordsView: definition.recordsView === true,
   offered: definition.offered ?? (() => true),
+  placeFree: definition.placeFree === true,
   prepare: (raw) =>
     definition.input
       .check(raw)
