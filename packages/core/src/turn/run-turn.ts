@@ -164,6 +164,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     skills: deps.skills,
     limits: settings.limits,
     signal,
+    sessionId: request.sessionId,
     ...(settings.vision === true ? { vision: true } : {}),
     ...(deps.changes !== undefined ? { changes: deps.changes } : {}),
     warn: deps.warn,
@@ -173,7 +174,6 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   };
   const answered = (): boolean => history[history.length - 1] !== question;
   const progress = async (): Promise<void> => {
-    sessionId: request.sessionId,
     if (answered()) await request.onProgress?.(history);
   };
 
@@ -211,6 +211,9 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   const handOn = <T>(value: T): T => (redact === undefined ? value : redactDeep(redact, value));
   const callEmit: Emit = (event) => emit(handOn(event.type === "tool-done" ? withBoundedImages(event, budget, imageBytesOf(history)) : event));
   const kept = (result: ToolResultMessage): ToolResultMessage => handOn(withBoundedImages(result, budget, imageBytesOf(history)));
+  // The permission dialog shows the call too (its proposed diff holds a file's content): redacted alike.
+  // The rules (`screen`) judge the call as the model wrote it; nothing of theirs is shown.
+  const gate: PermissionGate = redact === undefined ? deps.gate : { ...deps.gate, ask: (asked) => deps.gate.ask({ ...asked, call: handOn(asked.call) }) };
   const onText = (text: string): void => emit({ type: "text", text });
   const onThought = (text: string): void => emit({ type: "thought", text });
   for (let step = 0; step < settings.maxSteps; step++) {
@@ -222,9 +225,6 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     const placeholders = withoutImages(messages);
     const sendsImages = settings.vision === true && !imagesRefused && placeholders !== messages;
     const result = await runModelStep(
-  // The permission dialog shows the call too (its proposed diff holds a file's content): redacted alike.
-  // The rules (`screen`) judge the call as the model wrote it; nothing of theirs is shown.
-  const gate: PermissionGate = redact === undefined ? deps.gate : { ...deps.gate, ask: (asked) => deps.gate.ask({ ...asked, call: handOn(asked.call) }) };
       deps.model,
       { model: request.model, system: system.text, messages: sendsImages ? messages : placeholders, tools: toolbox.specs, signal },
       onText,
