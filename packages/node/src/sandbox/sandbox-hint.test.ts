@@ -7,6 +7,8 @@ describe("sandboxHints", () => {
   it("explains a write refused by the read-only file system", () => {
     expect(sandboxHints("touch: cannot touch '/home/u/x': Read-only file system\n", facts)).toEqual([READ_ONLY_HINT]);
     expect(sandboxHints("Error: EROFS: read-only file system, open '/usr/x'", facts)).toEqual([READ_ONLY_HINT]);
+    expect(sandboxHints("mv: cannot move '.mm' to '.mm-x': Device or resource busy\n", facts)).toEqual([READ_ONLY_HINT]);
+    expect(sandboxHints("umount: /mnt: Device or resource busy\n", facts)).toEqual([]);
   });
 
   it("explains a connection the missing network refused, only when the network is off", () => {

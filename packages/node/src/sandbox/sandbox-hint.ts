@@ -16,12 +16,14 @@ export type HintFacts = {
 };
 
 const READ_ONLY = /Read-only file system|\bEROFS\b/;
+/** A rename or removal of `.mm`, a mount point under the sandbox: `mv: cannot move '.mm' to '.mm-x': Device or resource busy`. */
+const MM_BUSY = /\.mm\b[^\n]*(Device or resource busy|\bEBUSY\b)/;
 const NO_NETWORK =
   /Network is unreachable|\bENETUNREACH\b|Connection refused|\bECONNREFUSED\b|Could not resolve host|Temporary failure in name resolution|Name or service not known|\bEAI_AGAIN\b|\bENOTFOUND\b|No address associated with hostname|Could not connect to server/;
 const DENIED = /Permission denied|\bEACCES\b|Operation not permitted|\bEPERM\b/;
 
 export const READ_ONLY_HINT =
-  '[sandbox: this command runs sandboxed (tools.sandbox "workspace"): only the session\'s directory, /tmp and the directories of tools.writable are writable, the rest is read-only. Write inside the project, or ask the user to add the directory to tools.writable.]';
+  "[sandbox: this command runs sandboxed (tools.sandbox \"workspace\"): only the session's directory, /tmp and the directories of tools.writable are writable, the rest is read-only, and so is .mm (mm's own sessions, config and skills: it cannot be written, renamed or removed). Write inside the project, or ask the user to add the directory to tools.writable.]";
 export const NO_NETWORK_HINT =
   "[sandbox: this command runs sandboxed without network (tools.network is false): no host can be reached, not even a server on 127.0.0.1 outside the sandbox. Do not retry; ask the user to set tools.network to true if the task needs the network.]";
 export const hiddenHint = (path: string): string =>
@@ -44,7 +46,7 @@ const names = (output: string, path: string, facts: HintFacts): boolean =>
 /** The hint lines for a sandboxed command's output; empty when nothing in it points at the sandbox. */
 export const sandboxHints = (output: string, facts: HintFacts): readonly string[] => {
   const hints: string[] = [];
-  if (READ_ONLY.test(output)) hints.push(READ_ONLY_HINT);
+  if (READ_ONLY.test(output) || MM_BUSY.test(output)) hints.push(READ_ONLY_HINT);
   if (!facts.network && NO_NETWORK.test(output)) hints.push(NO_NETWORK_HINT);
   if (DENIED.test(output)) hints.push(...facts.hidden.filter((path) => names(output, path, facts)).map(hiddenHint));
   return hints;
