@@ -64,7 +64,7 @@ describe("a save that fails", () => {
     const events: TurnEvent[] = [];
     expect(await h.prompt(s, say("go"), (e) => void events.push(e))).toEqual({ stopReason: "end_turn" });
     const notices = events.filter((e) => e.type === "notice");
-    expect(notices).toEqual([{ type: "notice", text: "\n[session not saved: cannot write /w/.mm/sessions/x.journal: ENOSPC]\n" }]);
+    expect(notices).toEqual([{ type: "notice", text: "\n[session not saved: cannot write /w/.mm/sessions/x.journal: ENOSPC]\n", severity: "error" }]);
     expect(events.at(-1)).toBe(notices[0]);
     expect(h.logs.filter((l) => l.includes("could not save"))).toEqual([`session ${s.id}: could not save: cannot write /w/.mm/sessions/x.journal: ENOSPC`]);
     expect(s.history).toHaveLength(7);
