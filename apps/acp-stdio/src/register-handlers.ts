@@ -15,6 +15,7 @@ import { prompt } from "./handlers/prompt.js";
 import { resumeSession } from "./handlers/resume-session.js";
 import { setConfigOption } from "./handlers/set-config-option.js";
 import { setMode } from "./handlers/set-mode.js";
+import { SET_MODEL_METHOD, setModel, setModelParams } from "./handlers/set-model.js";
 
 export const registerHandlers = (agentApp: acp.AgentApp, app: AppState): acp.AgentApp => {
   agentApp
@@ -30,6 +31,8 @@ export const registerHandlers = (agentApp: acp.AgentApp, app: AppState): acp.Age
     .onRequest("session/close", ({ params }) => closeSession(app, params))
     .onRequest("session/set_config_option", ({ params }) => setConfigOption(app, params))
     .onRequest("session/set_mode", ({ params }) => setMode(app, params))
+    // Unstable, not in the SDK's schema: the AI SDK's ACP provider switches models with it.
+    .onRequest(SET_MODEL_METHOD, setModelParams, ({ params }) => setModel(app, params))
     .onRequest("logout", () => ({}));
   if (kept) {
     agentApp
