@@ -42,10 +42,10 @@ export const configFileSchema = object(
     tools: section({
       bashTimeoutSeconds: optional(positiveNumberUpTo(LIMIT_MAX.bashTimeoutSeconds)),
       maxOutputBytes: optional(integerUpTo(1, LIMIT_MAX.maxOutputBytes)),
-      sandbox: optional(oneOf(["off", "workspace"])),
-      writable: dirs,
       maxImageBytes: optional(integerUpTo(0, LIMIT_MAX.maxImageBytes)),
       maxSessionImageBytes: optional(integerUpTo(0, LIMIT_MAX.maxSessionImageBytes)),
+      sandbox: optional(oneOf(["off", "workspace"])),
+      writable: dirs,
       network: optional(trueOrFalse),
       hidden: dirs,
       hiddenEnv: optional(array(envVarName)),

@@ -57,9 +57,9 @@ export const RULES: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
   tools: {
     bashTimeoutSeconds: { kind: "at-most", yours: (user) => user.tools?.bashTimeoutSeconds ?? DEFAULTS.tools.bashTimeoutSeconds },
     maxOutputBytes: { kind: "at-most", yours: (user) => user.tools?.maxOutputBytes ?? DEFAULTS.tools.maxOutputBytes },
-    sandbox: { kind: "only", narrow: "workspace", yours: (user) => user.tools?.sandbox ?? DEFAULTS.tools.sandbox },
     maxImageBytes: { kind: "at-most", yours: (user) => user.tools?.maxImageBytes ?? DEFAULTS.tools.maxImageBytes },
     maxSessionImageBytes: { kind: "at-most", yours: (user) => user.tools?.maxSessionImageBytes ?? DEFAULTS.tools.maxSessionImageBytes },
+    sandbox: { kind: "only", narrow: "workspace", yours: (user) => user.tools?.sandbox ?? DEFAULTS.tools.sandbox },
     writable: { kind: "some-of", yours: (user) => user.tools?.writable ?? DEFAULTS.tools.writable },
     network: { kind: "only", narrow: false, yours: (user) => user.tools?.network ?? DEFAULTS.tools.network },
     hidden: { kind: "adds", yours: (user) => user.tools?.hidden ?? DEFAULTS.tools.hidden },
