@@ -100,6 +100,22 @@ describe("a session file's mode and model", () => {
     });
   }
 
+  it("session/resume of a shipped file (full surface) runs in ask too, said once after the answer", async () => {
+    shipSession();
+    server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo ran" } }]), text("done"));
+    const agent = spawn("full");
+    const mode = await agent.run(async (client) => {
+      const resumed = (await client.request("session/resume", { sessionId: SHIPPED, cwd, mcpServers: [] })) as acp.ResumeSessionResponse;
+      await prompt(client, SHIPPED, "go on");
+      return resumed.modes?.currentModeId;
+    });
+    await stop(agent);
+    expect(agent.permissions.map((p) => p.toolCall.title)).toEqual(["bash: echo ran"]);
+    expect(mode).toBe("ask");
+    expect(agent.textOf(SHIPPED).match(/not written by your mm/g)).toHaveLength(1);
+    expect(agent.problems).toEqual([]);
+  });
+
   it("a mode the user chose is signed when saved, and survives a load in another process", async () => {
     const first = spawn("full");
     const sessionId = await first.run(async (client) => {
