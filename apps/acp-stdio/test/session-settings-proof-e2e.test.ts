@@ -96,6 +96,9 @@ describe("a session file's mode and model", () => {
       expect(notices[0]).toContain('model "attackers-model"');
       expect(agent.stderr().match(/not written by your mm/g)).toHaveLength(1);
       expect(chat().map((body) => body.model)).toEqual(["fake", "fake"]);
+      // Saved again without the mode and model it did not get.
+      const saved = JSON.parse(readFileSync(join(cwd, ".mm/sessions", `${SHIPPED}.json`), "utf8")) as { mode?: string; model?: string };
+      expect([saved.mode, saved.model]).toEqual([undefined, undefined]);
       expect(agent.problems).toEqual([]);
     });
   }
