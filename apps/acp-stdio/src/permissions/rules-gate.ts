@@ -12,6 +12,8 @@ import {
   resolvePath,
   screenCommand,
   screenFile,
+  screenTool,
+  TOOL_RULE_PREFIX,
   type CommandParser,
   type PermissionGate,
   type PermissionRules,
@@ -24,12 +26,12 @@ import type { RuleBook } from "./rule-book.js";
 export type ConfiguredRules = PermissionRules;
 
 /** The option names of a rule. */
-export const ruleOptionName = (rule: string): string =>
-  rule === EDITS_RULE
-    ? "Always allow edits in this project"
-    : rule === READS_RULE
-      ? "Always allow reading files in this project"
-      : `Always allow \`${rule}\` in this project`;
+export const ruleOptionName = (rule: string): string => {
+  if (rule === EDITS_RULE) return "Always allow edits in this project";
+  if (rule === READS_RULE) return "Always allow reading files in this project";
+  if (rule.startsWith(TOOL_RULE_PREFIX)) return `Always allow the tool \`${rule.slice(TOOL_RULE_PREFIX.length)}\` in this project`;
+  return `Always allow \`${rule}\` in this project`;
+};
 
 const FILE_RULES: Readonly<Record<string, typeof EDITS_RULE | typeof READS_RULE>> = { write_file: EDITS_RULE, edit_file: EDITS_RULE, read_file: READS_RULE };
 
@@ -76,7 +78,7 @@ export const rulesGate = (
       const path = pathOf(request);
       return path === undefined ? undefined : screenFile(fileRule, path, rules, mode, place);
     }
-    if (request.call.name !== "bash") return undefined;
+    if (request.call.name !== "bash") return screenTool(request.call.name, rules, mode);
     const command = commandOf(request.call.input);
     if (command === undefined) return undefined;
     return screenCommand(await deps.parser.parse(command), rules, mode, place);

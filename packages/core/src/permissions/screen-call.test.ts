@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { alwaysAsked } from "./always-ask.js";
 import type { CommandShape, SimpleCommand } from "./command-shape.js";
 import { matchesRule, ruleFor } from "./command-rule.js";
-import { screenCommand, screenFile, type PermissionRules } from "./screen-call.js";
+import { screenCommand, screenFile, screenTool, type PermissionRules } from "./screen-call.js";
 
 const cmd = (line: string, redirects: SimpleCommand["redirects"] = []): SimpleCommand => {
   const words = line.split(" ");
@@ -76,5 +76,14 @@ describe("screening", () => {
     expect(screenFile("reads", "/etc/hosts", rules(["reads"]), "ask", place)).toEqual({ verdict: "default", why: "a path outside the project" });
     expect(screenFile("reads", "/w/p/x", rules([], [], ["reads"]), "all", place).verdict).toBe("deny");
     expect(screenFile("reads", "/w/p/x", rules(), "sandbox", place).verdict).toBe("run");
+  });
+});
+
+describe("other tools (an MCP server's)", () => {
+  it("have a rule of their own name, never matched by a command", () => {
+    expect(screenTool("fs__write", rules(), "ask")).toMatchObject({ verdict: "default", offer: "tool:fs__write" });
+    expect(screenTool("fs__write", rules(["tool:fs__write"]), "sandbox").verdict).toBe("run");
+    expect(screenTool("fs__write", rules([], [], ["tool:fs__write"]), "all").verdict).toBe("deny");
+    expect(screenCommand(shape(cmd("tool:fs__write")), rules(["tool:fs__write"]), "ask", place).verdict).toBe("default");
   });
 });

@@ -23,7 +23,10 @@ export type Screened = {
 export const EDITS_RULE = "edits";
 export const READS_RULE = "reads";
 
-const isFileRule = (rule: string): boolean => rule === EDITS_RULE || rule === READS_RULE;
+/** A rule for one other tool (an MCP server's): `tool:<name>`, matched by the tool's name alone. */
+export const TOOL_RULE_PREFIX = "tool:";
+
+const isFileRule = (rule: string): boolean => rule === EDITS_RULE || rule === READS_RULE || rule.startsWith(TOOL_RULE_PREFIX);
 
 const commandRules = (rules: readonly string[]): readonly string[] => rules.filter((r) => !isFileRule(r));
 
@@ -74,6 +77,16 @@ export const screenFile = (rule: typeof EDITS_RULE | typeof READS_RULE, path: st
   if (rules.ask.includes(rule)) return { verdict: "ask", why: `asked by the rule "${rule}"` };
   if (out) return { verdict: "default", why: "a path outside the project" };
   if (mode === "sandbox") return { verdict: "run", why: "sandbox mode: a path inside the project" };
+  if (rules.allow.includes(rule)) return { verdict: "run", why: `the rule "${rule}"` };
+  return { verdict: "default", why: `no "${rule}" rule`, offer: rule };
+};
+
+/** What the rules say about a call of another gated tool (an MCP server's): its `tool:<name>` rule. */
+export const screenTool = (name: string, rules: PermissionRules, mode: PermissionMode): Screened => {
+  const rule = `${TOOL_RULE_PREFIX}${name}`;
+  if (rules.deny.includes(rule)) return { verdict: "deny", why: `denied by the rule "${rule}"` };
+  if (mode === "all") return { verdict: "default", why: "mode all" };
+  if (rules.ask.includes(rule)) return { verdict: "ask", why: `asked by the rule "${rule}"` };
   if (rules.allow.includes(rule)) return { verdict: "run", why: `the rule "${rule}"` };
   return { verdict: "default", why: `no "${rule}" rule`, offer: rule };
 };
