@@ -304,7 +304,12 @@ describe("/undo", () => {
     server.enqueue(toolCalls([{ name: "bash", arguments: { command: "rm .env && echo b > a.txt" } }]), text("done"));
     const { agent, sessionId } = await session("change", "/undo");
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("a\n");
-    expect(lastChunk(agent, sessionId)).toBe("↩ undid the last turn: 1 file(s) restored, 0 removed, history back to 0 message(s).\n" + NOT_UNDONE);
+    // The removed ignored file is named: its content was never kept, so it cannot come back.
+    expect(lastChunk(agent, sessionId)).toBe(
+      "↩ undid the last turn: 1 file(s) restored, 0 removed, history back to 0 message(s).\nNot restorable (left as they are):\n" +
+        `- ${join(cwd, ".env")}: its content before the turn was not kept (file deleted, not shown: git ignores it, so its content was not kept)\n` +
+        NOT_UNDONE,
+    );
     expect(agent.problems).toEqual([]);
   });
 

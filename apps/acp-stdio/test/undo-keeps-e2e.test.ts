@@ -137,6 +137,20 @@ describe("/undo removes only what the turn provably made", () => {
     expect(agent.problems).toEqual([]);
   });
 
+  it("in git, keeps the new name of an ignored file the turn renamed (mv local.db backup.sqlite): its only copy", async () => {
+    await ignoringRepo();
+    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo(["echo b > a.txt && mv local.db backup.sqlite"]);
+    expect(Object.keys(afterTurn)).toContain("backup.sqlite");
+    // Everything as before the turn but the rename /undo cannot take back: the only copy stays.
+    expect(afterUndo).toEqual({ ...without(before, "local.db"), "backup.sqlite": before["local.db"] });
+    expect(chunk).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 0 removed/);
+    expect(chunk).toContain(
+      `Not restorable (left as they are):\n- ${join(cwd, "local.db")}: its content before the turn was not kept (file deleted, not shown: git ignores it`,
+    );
+    expect(chunk).toContain(`Kept (they may hold what the files not restorable held):\n- ${join(cwd, "backup.sqlite")}: made by the turn, not removed`);
+    expect(agent.problems).toEqual([]);
+  });
+
   it("outside git, keeps archive.csv after `mv data.csv archive.csv` of a file too big to keep, and puts back what it can", async () => {
     const big = Buffer.alloc(300 * 1024, "data,1\n");
     writeFileSync(join(cwd, "data.csv"), big);

@@ -53,6 +53,11 @@ const textBytes = (change: FileChange): number =>
 export const FIRST_SEEN_NOTE =
   "file seen for the first time, not shown: git ignored it until this command changed what git ignores (it may have existed before)";
 
+/** The note of an untracked file git ignores that a command removed (or renamed away): its content was never kept. */
+export const IGNORED_GONE_NOTE = "file deleted, not shown: git ignores it, so its content was not kept";
+/** The note of a directory git ignores that a command removed (or renamed away): nothing in it was kept. */
+export const IGNORED_DIRECTORY_GONE_NOTE = "directory deleted, not shown: git ignores it, so nothing in it was kept";
+
 /** What the paths of a result of {@link fileDiffsOf} held before, when read: bytes (and mode), or null when absent. */
 const beforeStates = new WeakMap<readonly FileDiff[], ReadonlyMap<string, KeptFile | null>>();
 
@@ -70,7 +75,8 @@ export const takeBeforeStates = (diffs: readonly FileDiff[]): ReadonlyMap<string
  * The FileDiffs of `changes`, sorted by path; texts kept in that order while within `maxDiffBytes`.
  * The states before that were read (and `larger`'s) are kept for {@link takeBeforeStates}, but those
  * of `notBytes` (paths whose state read is not their bytes: git converted them as it stored them) and
- * of `firstSeen` (files that may have existed, ignored: named with {@link FIRST_SEEN_NOTE}).
+ * of `firstSeen` (files that may have existed, ignored: named with {@link FIRST_SEEN_NOTE}). `named`:
+ * entries added as they are (no state before: ignored files removed).
  */
 export const fileDiffsOf = (
   changes: readonly FileChange[],
@@ -78,10 +84,12 @@ export const fileDiffsOf = (
   larger: ReadonlyMap<string, KeptFile> = new Map(),
   notBytes: ReadonlySet<string> = new Set(),
   firstSeen: ReadonlySet<string> = new Set(),
+  named: readonly FileDiff[] = [],
 ): FileDiff[] => {
-  const diffs = diffsOf(changes, limits).map((diff) =>
-    firstSeen.has(diff.path) ? { path: diff.path, oldText: null, newText: null, note: FIRST_SEEN_NOTE } : diff,
-  );
+  const diffs = [
+    ...diffsOf(changes, limits).map((diff) => (firstSeen.has(diff.path) ? { path: diff.path, oldText: null, newText: null, note: FIRST_SEEN_NOTE } : diff)),
+    ...named,
+  ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // What was read before of files too large to diff (`larger`), then what the diffs read.
   const before = new Map<string, KeptFile | null>(larger);
   for (const change of changes) {

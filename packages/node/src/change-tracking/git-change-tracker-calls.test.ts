@@ -7,8 +7,9 @@ import { mkdir, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChangeTracker } from "@mm/core";
 import { afterEach, describe, expect, it } from "vitest";
+import { IGNORED_DIRECTORY_GONE_NOTE } from "./file-diffs.js";
 import { gitChangeTracker } from "./git-change-tracker.js";
-import { changed, created, deleted, diffsOf, firstSeen, git, gitRepo, settled, sh, tempDirs, writeFiles } from "./test-support.js";
+import { changed, created, deleted, diffsOf, firstSeen, git, gitRepo, ignoredGone, settled, sh, tempDirs, writeFiles } from "./test-support.js";
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanUp());
@@ -118,12 +119,26 @@ describe.each([
     const repo = await gitRepo(await dirs.make(), { ".gitignore": "*.log\n", "a.txt": "a\n" });
     await writeFiles(repo, { "keep.log": "k\n", "logs/old.log": "o\n" });
     const changes = await tracker();
-    expect(await diffsOf(changes, repo, "rm keep.log && echo n > new.log && mkdir more && echo m > more/m.log")).toEqual([]);
+    // An ignored file removed is named (its content was never kept), when the watcher follows them.
+    expect(await diffsOf(changes, repo, "rm keep.log && echo n > new.log && mkdir more && echo m > more/m.log")).toEqual(
+      watch ? [ignoredGone(join(repo, "keep.log"))] : [],
+    );
     await settled(repo, ["logs/old.log", "new.log", "more/m.log"]);
     expect(await diffsOf(changes, repo, "printf 'x\\n' > .gitignore && echo again > keep.log && touch new.log")).toEqual([
       changed(join(repo, ".gitignore"), "*.log\n", "x\n"),
       watch ? created(join(repo, "keep.log"), "again\n") : firstSeen(join(repo, "keep.log")),
       firstSeen(join(repo, "new.log")),
+    ]);
+  });
+
+  it("names an ignored file renamed to a name git sees: the new one made, the old one gone without its content", async () => {
+    const repo = await gitRepo(await dirs.make(), { ".gitignore": "*.db\nlogs/\n", "a.txt": "a\n" });
+    await writeFiles(repo, { "local.db": "data\n", "logs/x/old.txt": "o\n" });
+    const changes = await tracker();
+    expect(await diffsOf(changes, repo, "true")).toEqual([]);
+    expect(await diffsOf(changes, repo, "mv local.db backup.sqlite && rm -r logs")).toEqual([
+      created(join(repo, "backup.sqlite"), "data\n"),
+      ...(watch ? [ignoredGone(join(repo, "local.db")), { ...ignoredGone(join(repo, "logs")), note: IGNORED_DIRECTORY_GONE_NOTE }] : []),
     ]);
   });
 

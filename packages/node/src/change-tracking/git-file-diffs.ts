@@ -96,6 +96,7 @@ const stateOf = (
  * blob is of another size was converted by git as it was stored, so its blob is not its bytes and is
  * not handed over as what it held before (for /undo). `mayHaveExisted` (a path relative to the top):
  * when the ignore rules changed, whether a file new to the index may have been there, ignored.
+ * `named`: entries of no content to add (ignored files removed).
  */
 export const gitFileDiffs = async (
   cat: CatFile,
@@ -105,6 +106,7 @@ export const gitFileDiffs = async (
   deadline: number,
   recorded: ReadonlyMap<string, number> = new Map(),
   mayHaveExisted?: (path: string) => boolean,
+  named: readonly FileDiff[] = [],
 ): Promise<Result<FileDiff[], GitFailure>> => {
   const changed = entries.filter(contentChanged);
   const ids = blobIds(changed);
@@ -141,5 +143,5 @@ export const gitFileDiffs = async (
   const firstSeen = new Set(
     mayHaveExisted === undefined ? [] : changed.filter((entry) => kindOf(entry.oldMode) === "absent" && mayHaveExisted(entry.path)).map(pathOf),
   );
-  return ok(fileDiffsOf(changes, limits, largerKept, new Set(converted.map(pathOf)), firstSeen));
+  return ok(fileDiffsOf(changes, limits, largerKept, new Set(converted.map(pathOf)), firstSeen, named));
 };

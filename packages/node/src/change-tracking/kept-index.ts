@@ -31,6 +31,7 @@ import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff } from "@mm/core";
 import { startCatFile, type CatFile } from "./cat-file.js";
+import { fileDiffsOf, IGNORED_DIRECTORY_GONE_NOTE, IGNORED_GONE_NOTE } from "./file-diffs.js";
 import { gitFileDiffs } from "./git-file-diffs.js";
 import { gitSteps, type GitContext, type GitSteps } from "./git-runner.js";
 import { entryOffsets, indexDifferences, recordedSizes, SIZE_AT, trackedPaths, type RawDiffEntry } from "./index-entries.js";
@@ -447,14 +448,45 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       mayHaveExisted(entry.path) &&
       changedBefore(join(tree.top, entry.path), before.takenMs - RACY_MS);
     const entries = mayHaveExisted === undefined ? differences : differences.filter((entry) => !untouched(entry));
-    if (entries.length === 0) return ok([]);
+    // Ignored files the call removed (or renamed away): named, for their content was never kept.
+    const gone = ignoredGone(before.ignored, touched.kind === "paths" && before.step === stepBefore ? touched.paths : undefined).map(
+      ([path, dir]): FileDiff => ({ path: join(tree.cwd, path), oldText: null, newText: null, note: dir ? IGNORED_DIRECTORY_GONE_NOTE : IGNORED_GONE_NOTE }),
+    );
+    if (entries.length === 0 && gone.length === 0) return ok([]);
+    if (entries.length === 0) return ok(fileDiffsOf([], git.limits, new Map(), new Set(), new Set(), gone));
     if (cat === undefined || !cat.usable()) cat = startCatFile(git.path, tree.top, gitEnvironment(git.env));
     const recorded = recordedSizes(
       before.bytes,
       tree.idBytes,
       entries.map((entry) => entry.path),
     );
-    return gitFileDiffs(cat, tree, entries, git.limits, Date.now() + git.limits.finishTimeoutMs, recorded, mayHaveExisted);
+    return gitFileDiffs(cat, tree, entries, git.limits, Date.now() + git.limits.finishTimeoutMs, recorded, mayHaveExisted, gone);
+  };
+
+  /**
+   * The untracked files and directories git ignored at `begin` (`was`) gone now, among `candidates`
+   * (the paths a step named; undefined: all of them): cwd-relative, sorted, each with whether it is a
+   * directory.
+   */
+  const ignoredGone = (was: IgnoredEntries | undefined, candidates: readonly string[] | undefined): [string, boolean][] => {
+    if (was === undefined || was.files.size + was.dirs.size === 0) return [];
+    const gone = new Map<string, boolean>();
+    const check = (path: string, dir: boolean): void => {
+      if (!isHidden(path) && lstatOrUndefined(join(tree.cwd, path)) === undefined) gone.set(path, dir);
+    };
+    if (candidates === undefined) {
+      for (const file of was.files) check(file, false);
+      for (const dir of was.dirs) check(dir, true);
+    } else
+      for (const path of candidates) {
+        if (was.files.has(path)) check(path, false);
+        else if (was.dirs.has(path)) check(path, true);
+        else if (lstatOrUndefined(join(tree.cwd, path)) === undefined) {
+          for (const file of was.files) if (file.startsWith(`${path}/`)) check(file, false);
+          for (const dir of was.dirs) if (dir.startsWith(`${path}/`)) check(dir, true);
+        }
+      }
+    return [...gone].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   };
 
   return {

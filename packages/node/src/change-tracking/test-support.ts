@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ChangeTracker, FileDiff } from "@mm/core";
-import { FIRST_SEEN_NOTE } from "./file-diffs.js";
+import { FIRST_SEEN_NOTE, IGNORED_GONE_NOTE } from "./file-diffs.js";
 
 export const sh = (cwd: string, command: string): string => execFileSync("bash", ["-c", command], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
@@ -69,3 +69,6 @@ export const settled = async (root: string, paths: readonly string[], ms = 300):
   const oldEnough = (): boolean => paths.every((path) => lstatSync(join(root, path)).ctimeMs < Date.now() - ms);
   while (!oldEnough()) await new Promise((resolve) => setTimeout(resolve, 50));
 };
+
+/** An untracked file git ignores, removed: named, its content never kept. */
+export const ignoredGone = (path: string): FileDiff => ({ path, oldText: null, newText: null, note: IGNORED_GONE_NOTE });
