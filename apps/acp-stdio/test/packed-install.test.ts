@@ -137,16 +137,19 @@ const nodeOf = async (major: number): Promise<string> => {
 };
 
 /** `MM_TEST_NEWER_NODE=0` skips these (the first run downloads both Node builds, about 374 MB; the README says so). */
-describe.runIf(process.platform === "linux" && process.arch === "x64" && process.env.MM_TEST_NEWER_NODE !== "0").each([22, 24])("the installed mm-acp on Node %i", (major) => {
-  it("serves initialize → session/new → a prompt", async () => {
-    const node = await nodeOf(major);
-    const { stdout } = await run(node, ["--version"]);
-    expect(stdout).toMatch(new RegExp(`^v${major}\\.`));
-    const project = installed.emptyDir(`project-${major}`);
-    const result = await oneTurn([node, join(installed.packageDir, "bin/mm-acp.js")], project, installed.emptyDir(`home-${major}`));
-    expect(result.answer).toEqual({ response: { stopReason: "end_turn" }, text: "Hello from the package." });
-    expect(result.code).toBe(0);
-    expect(result.problems).toEqual([]);
-    expect(result.stderr).not.toMatch(/warning|error/i);
-  }, 180_000);
-});
+describe.runIf(process.platform === "linux" && process.arch === "x64" && process.env.MM_TEST_NEWER_NODE !== "0").each([22, 24])(
+  "the installed mm-acp on Node %i",
+  (major) => {
+    it("serves initialize → session/new → a prompt", async () => {
+      const node = await nodeOf(major);
+      const { stdout } = await run(node, ["--version"]);
+      expect(stdout).toMatch(new RegExp(`^v${major}\\.`));
+      const project = installed.emptyDir(`project-${major}`);
+      const result = await oneTurn([node, join(installed.packageDir, "bin/mm-acp.js")], project, installed.emptyDir(`home-${major}`));
+      expect(result.answer).toEqual({ response: { stopReason: "end_turn" }, text: "Hello from the package." });
+      expect(result.code).toBe(0);
+      expect(result.problems).toEqual([]);
+      expect(result.stderr).not.toMatch(/warning|error/i);
+    }, 180_000);
+  },
+);
