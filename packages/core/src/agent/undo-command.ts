@@ -14,7 +14,8 @@ import { stateOfNow, turnFiles, type TurnFiles } from "../undo/turn-files.js";
 import { carriedOver, lastTurnIndex, lastTurnOf } from "../undo/undo-log.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession, tellUnsaved } from "./persist.js";
-import { emitUsage, keepPrevious } from "./slash-commands.js";
+import { keepBeforeUndo } from "./keep-before-undo.js";
+import { emitUsage } from "./slash-commands.js";
 
 const limitsOf = (state: AgentState): UndoLimits => state.settings.undoLimits ?? DEFAULT_UNDO_LIMITS;
 const placeOf = (live: LiveSession): UndoPlace => ({ cwd: live.session.cwd, sessionId: live.session.id });
@@ -113,7 +114,7 @@ export const undoCommand = async (state: AgentState, live: LiveSession, emit: Em
   // next /undo tries it again (what was put back is as before, so left); `force` takes the turn out.
   // One whose copy is lost (a blob missing or damaged) is named as not restorable: trying again cannot help.
   if (failed.length > 0 && !force) return say(unfinishedLine(restored, removed, failed));
-  const notKept = await keepPrevious(state, live, history);
+  const notKept = await keepBeforeUndo(state, live, history);
   if (notKept !== undefined) {
     const but = failed.length === 0 ? "" : `, but these, left as they are:${failed.map((f) => `\n- ${f.path}: ${f.reason}`).join("")}\n`;
     return say(
