@@ -6,7 +6,7 @@
  * the same project runs `npm test` unasked, another project asks. On the old code "Always allow" was
  * granted by tool name: every later command of the session ran unasked.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -231,5 +231,32 @@ describe("permission rules", () => {
     await stop(agent);
     expect(modes?.availableModes.map((m) => m.id)).toEqual(["ask", "edits", "all"]);
     expect(agent.stderr()).toContain("the sandbox permission mode is not offered:");
+  });
+
+  it("full surface: inside the project means where a path really lands — a link planted in it does not carry a rule out", async () => {
+    const outsideDir = join(root, "outside");
+    mkdirSync(outsideDir);
+    symlinkSync(outsideDir, join(project, "out-link"));
+    server.enqueue(
+      toolCalls([{ name: "write_file", arguments: { path: "a.txt", content: "a" } }]),
+      toolCalls([{ name: "write_file", arguments: { path: "out-link/x.txt", content: "x" } }]),
+      bash("npm test"),
+      bash("npm test > out-link/log.txt"),
+      text("done"),
+    );
+    const agent = spawnAgent({
+      cwd: project,
+      env: env("full"),
+      permission: (r) => (r.toolCall.title?.includes("out-link") === true ? "reject" : "allow_always"),
+    });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd: project, mcpServers: [] });
+      await client.request("session/prompt", say(sessionId, "work"));
+    });
+    await stop(agent);
+    expect(titles(agent.permissions)).toEqual(["write_file: a.txt", "write_file: out-link/x.txt", "npm test", "npm test > out-link/log.txt"]);
+    expect(existsSync(join(outsideDir, "x.txt"))).toBe(false);
+    expect(existsSync(join(outsideDir, "log.txt"))).toBe(false);
+    expect(agent.problems).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import {
   type ScreenRequest,
   type Screened,
 } from "@mm/core";
+import { realTarget, withRealTargets } from "./real-target.js";
 import type { RuleBook } from "./rule-book.js";
 
 /** The rules from the configuration: the user's, and what the project's file added (ask and deny only). */
@@ -71,17 +72,19 @@ export const rulesGate = (
   };
   const screenOf = async (request: ScreenRequest): Promise<Screened | undefined> => {
     const rules = await rulesFor(request.cwd);
-    const place = { cwd: request.cwd, home: request.home };
+    // Inside the project means where a path really lands: the cwd's real path, targets through links.
+    const place = { cwd: await deps.book.projectOf(request.cwd), home: request.home };
     const mode = request.mode === "sandbox" && (await deps.sandboxUnavailable) !== undefined ? "ask" : request.mode;
     const fileRule = FILE_RULES[request.call.name];
     if (fileRule !== undefined) {
       const path = pathOf(request);
-      return path === undefined ? undefined : screenFile(fileRule, path, rules, mode, place);
+      return path === undefined ? undefined : screenFile(fileRule, await realTarget(request.cwd, path, request.home), rules, mode, place);
     }
     if (request.call.name !== "bash") return screenTool(request.call.name, rules, mode);
     const command = commandOf(request.call.input);
     if (command === undefined) return undefined;
-    return screenCommand(await deps.parser.parse(command), rules, mode, place);
+    const shape = await withRealTargets(await deps.parser.parse(command), request.cwd, request.home);
+    return screenCommand(shape, rules, mode, place);
   };
   return {
     screen: async (request) => {
