@@ -154,7 +154,7 @@ describe("permission rules", () => {
     );
   });
 
-  it("full surface: /permissions lists the rules with their origin and forgets them; a rule holds after session/load in a new process", async () => {
+  it("full surface: /permissions lists the rules with their origin and forgets them; a rule holds after session/load and session/resume in new processes", async () => {
     writeFileSync(join(root, "config/mm/config.json"), JSON.stringify({ sessions: { enabled: true }, permissions: { deny: ["dd"] } }));
     server.enqueue(bash("npm test"), text("done"), bash("npm test"), text("done"));
     const agent = spawnAgent({ cwd: project, env: env("full"), permission: () => "allow_always" });
@@ -194,6 +194,17 @@ describe("permission rules", () => {
     expect(loaded.permissions).toEqual([]);
     expect(outputs(loaded).at(-1)!.output).toContain("npm ran: test -- --ci");
     expect(loaded.problems).toEqual([]);
+
+    server.enqueue(bash("npm test -- --resumed"), text("done"));
+    const resumed = spawnAgent({ cwd: project, env: env("full"), permission: () => "reject" });
+    await resumed.run(async (client) => {
+      await client.request("session/resume", { sessionId, cwd: project, mcpServers: [] });
+      await client.request("session/prompt", say(sessionId, "and again"));
+    });
+    await stop(resumed);
+    expect(resumed.permissions).toEqual([]);
+    expect(outputs(resumed).at(-1)!.output).toContain("npm ran: test -- --resumed");
+    expect(resumed.problems).toEqual([]);
   });
 
   it("full surface, sandbox mode: a confined command runs unasked (and stays confined), file tools inside the cwd too; git push is still asked", async () => {
