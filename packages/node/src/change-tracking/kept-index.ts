@@ -46,6 +46,8 @@ import { lstatOrUndefined, serialQueue } from "./step-helpers.js";
 
 /** Past this many changed paths, one `git add` of the whole cwd is cheaper than naming them. */
 const MAX_NAMED_PATHS = 1000;
+/** Ignored files and directories followed per cwd; past it they are not known (a call after a `.gitignore` change names more files as first seen). */
+const MAX_IGNORED_FOLLOWED = 20_000;
 /** Directories one cwd may have watched; past it the cwd is followed by full `git add`s only. */
 const MAX_WATCHED_DIRECTORIES = 8192;
 
@@ -228,7 +230,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       await rules.recordExcludes(steps);
       const listed = await rules.ignoredUnder(steps, [pathspec("")]);
       if (listed.isErr()) return err(listed.error);
-      ignored = listed.value;
+      ignored = listed.value.files.size + listed.value.dirs.size > MAX_IGNORED_FOLLOWED ? undefined : listed.value;
       ignoredShared = false;
       const listing = listDirectories(tree.cwd, "", {
         skip: (relative) => listed.value.dirs.has(relative) || isHidden(relative),
@@ -403,6 +405,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       return touched;
     }
     if (touched.value.kind === "paths") followIgnored(touched.value.paths);
+    if (ignored !== undefined && ignored.files.size + ignored.dirs.size > MAX_IGNORED_FOLLOWED) ignored = undefined;
     inStep = true;
     if (touched.value.kind !== "none") step += 1;
     return touched;
