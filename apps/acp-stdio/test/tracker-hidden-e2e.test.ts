@@ -91,6 +91,23 @@ describe.skipIf(skip !== undefined)("the change tracker and hidden paths", () =>
     expect(sessionFiles()).not.toContain(MARK);
   });
 
+  it.each([true, false])("names a hidden .env a command changed, sandbox off, without its content (in git: %s)", async (inGit) => {
+    writeFileSync(join(cwd, ".env"), SECRET);
+    writeFileSync(join(cwd, "a.txt"), "a\n");
+    if (inGit) {
+      git("init", "-q");
+      git("add", "a.txt");
+      git("commit", "-qm", "init");
+    }
+    const agent = await runTurn(["echo EXTRA=1 >> .env && echo b > a.txt"], "off");
+    expect(readFileSync(join(cwd, ".env"), "utf8")).toBe(`${SECRET}EXTRA=1\n`);
+    expect(shownDiffs(agent)).toContain("a hidden path");
+    expect(shownDiffs(agent)).toContain(join(cwd, ".env"));
+    expect(shownDiffs(agent)).not.toContain(MARK);
+    expect(sessionFiles()).not.toContain(MARK);
+    if (inGit) expect(allObjects()).not.toContain(MARK);
+  });
+
   it.each(["workspace", "off"] as const)("keeps a hidden .env out of everything when a command stops .gitignore ignoring it (sandbox %s)", async (sandbox) => {
     writeFileSync(join(cwd, ".gitignore"), ".env\n");
     writeFileSync(join(cwd, "a.txt"), "a\n");
