@@ -5,9 +5,10 @@
  * answer, a decline and a dismissed form each reach the model as such; a turn cancelled while the form
  * is up withdraws it (`$/cancel_request`). Without the capability (or on the spec surface) the tool is
  * not offered. mm's own lines that are no answer (an answer cut off, an MCP server that failed to
- * start) go as `notice` updates to a client advertising `session.notices`, as answer text otherwise.
+ * start, a shipped session file's mode not applied) go as `notice` updates to a client advertising
+ * `session.notices`, as answer text otherwise.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -202,6 +203,45 @@ describe("notices (full surface)", () => {
     ]);
     expect(agent.textOf(sessionId)).toBe("A long ans");
     expect(agent.problems).toEqual([]);
+  });
+
+  it("a shipped session file's mode not applied is a notice after the replay, not conversation text", async () => {
+    const id = "20260101-000000-0badc0de";
+    mkdirSync(join(cwd, ".mm/sessions"), { recursive: true });
+    const at = new Date(0).toISOString();
+    const messages = [
+      { role: "system", text: "old prompt" },
+      { role: "user", text: "set the project up" },
+      { role: "assistant", text: "Sure.", toolCalls: [] },
+    ];
+    const document = { format: "mm-session", version: 1, id, cwd, createdAt: at, updatedAt: at, title: "setup", mode: "all", messages };
+    writeFileSync(join(cwd, ".mm/sessions", `${id}.json`), `${JSON.stringify(document)}\n`);
+    writeFileSync(join(cwd, "mm.json"), JSON.stringify({ sessions: { enabled: true } }));
+    for (const capabilities of [NOTICES, {}]) {
+      const agent = spawnAgent({
+        env: { ...env(), XDG_STATE_HOME: join(cwd, "state") },
+        cwd,
+        clientCapabilities: capabilities,
+        args: ["--config", join(cwd, "mm.json")],
+      });
+      await agent.run((client) => client.request("session/load", { sessionId: id, cwd, mcpServers: [] }));
+      await stop(agent);
+      const notices = agent.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "notice");
+      if (capabilities === NOTICES) {
+        expect(notices).toEqual([
+          expect.objectContaining({
+            severity: "warning",
+            title: 'Session loaded in "ask" mode on the configured model',
+            description: expect.stringMatching(/^this session's file asks for permission mode "all"/),
+          }),
+        ]);
+        expect(agent.textOf(id)).not.toContain("not written by your mm");
+      } else {
+        expect(notices).toEqual([]);
+        expect(agent.textOf(id)).toContain('mm: this session\'s file asks for permission mode "all"');
+      }
+      expect(agent.problems).toEqual([]);
+    }
   });
 
   it("stay answer text without the capability", async () => {
