@@ -160,6 +160,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     vision: config.model.vision,
     ...(ports.secrets !== undefined ? { redact: ports.secrets.redact } : {}),
     ...(undo?.limits !== undefined ? { undoLimits: undo.limits } : {}),
+    ...(config.model.pricing !== undefined ? { pricing: { ...config.model.pricing, model: config.model.name } } : {}),
     // The "full" surface answers sessions side by side; the spec's keeps one turn at a time for the process.
     sessionsSideBySide: config.acp.surface === "full",
     os: options.os,

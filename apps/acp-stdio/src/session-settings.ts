@@ -3,6 +3,7 @@
  * (and announces them later when the server's model list arrives after the answer).
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import { isReasoningModelId } from "@mm/ai-model";
 import type { SessionInfo } from "@mm/core";
 import type { AppState } from "./app-state.js";
 import { configOptionsOf, modeStateOf, type SessionChoices } from "./translate/session-config.js";
@@ -10,13 +11,27 @@ import { configOptionsOf, modeStateOf, type SessionChoices } from "./translate/s
 /** How long `session/new` waits for the server's model list before answering with the configured one. */
 const MODELS_WAIT_MS = 300;
 
+/**
+ * Whether `model` takes a reasoning effort: `model.reasoning` says so for the configured model (and
+ * every other where set), else mm's list of reasoning models (o-series, gpt-5 and later) by id.
+ */
+export const takesEffort = (app: AppState, model: string): boolean => app.config.model.reasoning ?? isReasoningModelId(model);
+
 /** The choices of `session` with the given model list. */
-export const choicesOf = (app: AppState, session: Pick<SessionInfo, "model" | "mode">, models: readonly string[]): SessionChoices => ({
-  model: session.model ?? app.config.model.name,
-  mode: session.mode,
-  models,
-  ...(app.sandboxMode?.offered === true ? { sandbox: true } : {}),
-});
+export const choicesOf = (
+  app: AppState,
+  session: Pick<SessionInfo, "model" | "mode"> & { readonly effort?: string | undefined },
+  models: readonly string[],
+): SessionChoices => {
+  const model = session.model ?? app.config.model.name;
+  return {
+    model,
+    mode: session.mode,
+    models,
+    ...(app.sandboxMode?.offered === true ? { sandbox: true } : {}),
+    ...(takesEffort(app, model) ? { effort: session.effort ?? "default" } : {}),
+  };
+};
 
 /** `configOptions` and `modes` for a response; `later` runs once that response is out. */
 export const settingsReply = async (

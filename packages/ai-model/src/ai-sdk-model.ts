@@ -16,7 +16,7 @@ import { answerTooLargeIn, type Model, type ModelError, type ModelEvent, type Mo
 import { chatProviderFor, type ChatProvider } from "./chat-provider.js";
 import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
 import { isOpenAIHost } from "./openai-host.js";
-import { providerModels } from "./provider-models.js";
+import { COMPATIBLE_PROVIDER, providerModels } from "./provider-models.js";
 import type { ProxySettings } from "./proxy.js";
 import { isReasoningModelId } from "./reasoning-models.js";
 import { withRetries, type RetryNotice } from "./retry.js";
@@ -143,9 +143,17 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     if (tools === undefined) toolSets.set(specs, (tools = toolsOf(specs)));
     return tools;
   };
-  /** Responses: nothing stored server-side; reasoning models asked for summaries (and their encrypted reasoning). */
-  const providerOptionsFor = (modelId: string): Pick<LanguageModelV3CallOptions, "providerOptions"> =>
-    options.api !== "responses" ? {} : { providerOptions: { openai: { store: false, ...(isReasoningModelId(modelId) ? { reasoningSummary: "auto" } : {}) } } };
+  /**
+   * Responses: nothing stored server-side; reasoning models asked for summaries (and their encrypted
+   * reasoning). A session's reasoning effort goes as the AI SDK's `reasoningEffort`, under each
+   * OpenAI-shaped provider's key (`reasoning_effort` on chat servers, `reasoning.effort` on the Responses API).
+   */
+  const providerOptionsFor = (modelId: string, effort: string | undefined): Pick<LanguageModelV3CallOptions, "providerOptions"> => {
+    const effortOption = effort !== undefined ? { reasoningEffort: effort } : {};
+    if (options.api === "responses")
+      return { providerOptions: { openai: { store: false, ...(isReasoningModelId(modelId) ? { reasoningSummary: "auto" } : {}), ...effortOption } } };
+    return effort === undefined ? {} : { providerOptions: { openai: effortOption, [COMPATIBLE_PROVIDER]: effortOption } };
+  };
 
   /** A 200 whose body is no event stream (a proxy's error page, a JSON error): said in one line. */
   const notAStream = (contentType: string): ModelError => ({
@@ -179,7 +187,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
       abortSignal,
       // The raw chunks say whether the server finished the answer, and carry reasoning the provider drops.
       includeRawChunks: true,
-      ...providerOptionsFor(request.model ?? options.model),
+      ...providerOptionsFor(request.model ?? options.model, request.effort),
     };
     let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
     let parts = stepParts(maxOutputChars);

@@ -9,5 +9,6 @@ export { describeProxy, proxySettings, type ProxySettings } from "./proxy.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
 export { listModelIds, type ModelCatalogueOptions } from "./model-catalogue.js";
 export { isOpenAIHost } from "./openai-host.js";
+export { isReasoningModelId } from "./reasoning-models.js";
 export { CHAT_PROVIDERS, chatProviderFor, type ChatProvider } from "./chat-provider.js";
 export { MAX_REDIRECTS, modelFetch, RedirectRefused, sameOriginRedirects } from "./model-fetch.js";

@@ -47,10 +47,23 @@ const itemOf = (part: { providerMetadata?: unknown }): string | undefined => {
   return typeof item === "string" ? item : undefined;
 };
 
+/** What the server said the step cost (OpenRouter's `usage.cost`, in US dollars), read from its raw usage. */
+const reportedCost = (usage: ProviderUsage | undefined): number | undefined => {
+  const cost = usage?.raw?.cost;
+  return typeof cost === "number" && Number.isFinite(cost) && cost >= 0 ? cost : undefined;
+};
+
 const usageOf = (usage: ProviderUsage | undefined): Usage => {
   const input = usage?.inputTokens.total;
   const output = usage?.outputTokens.total;
-  return { ...(input !== undefined ? { inputTokens: input } : {}), ...(output !== undefined ? { outputTokens: output } : {}) };
+  const cached = usage?.inputTokens.cacheRead;
+  const cost = reportedCost(usage);
+  return {
+    ...(input !== undefined ? { inputTokens: input } : {}),
+    ...(output !== undefined ? { outputTokens: output } : {}),
+    ...(cached !== undefined && cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(cost !== undefined ? { cost } : {}),
+  };
 };
 
 const REASONS: Readonly<Record<string, FinishReason>> = {

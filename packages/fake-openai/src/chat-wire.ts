@@ -9,8 +9,11 @@ export type WireContext = {
   readonly id: string;
   readonly model: string;
   readonly created: number;
-  readonly usage: { readonly promptTokens: number; readonly completionTokens: number } | undefined;
+  readonly usage: WireUsage | undefined;
 };
+
+/** The usage a response reports: token counts, and (when scripted) cached prompt tokens and OpenRouter's `cost`. */
+export type WireUsage = { readonly promptTokens: number; readonly completionTokens: number; readonly cachedTokens?: number; readonly cost?: number };
 
 const FLOOD_BATCH = 512;
 
@@ -27,10 +30,12 @@ const framer = (ctx: WireContext) => {
   };
 };
 
-const usageJson = (usage: { promptTokens: number; completionTokens: number }) => ({
+const usageJson = (usage: WireUsage) => ({
   prompt_tokens: usage.promptTokens,
   completion_tokens: usage.completionTokens,
   total_tokens: usage.promptTokens + usage.completionTokens,
+  ...(usage.cachedTokens !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cachedTokens } } : {}),
+  ...(usage.cost !== undefined ? { cost: usage.cost } : {}),
 });
 
 const argumentsText = (call: FakeToolCall): string => (typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments));

@@ -3,8 +3,11 @@
  * test reads as a script (`text(["Hel", "lo"])`, `status(429, undefined, { "retry-after-ms": "10" })`).
  */
 
-/** Token counts reported in the usage chunk; unset fields are estimated from the request and reply. */
-export type FakeUsage = { readonly promptTokens?: number; readonly completionTokens?: number };
+/**
+ * Token counts reported in the usage chunk; unset counts are estimated from the request and reply.
+ * `cachedTokens` (chat: `prompt_tokens_details.cached_tokens`) and `cost` (OpenRouter's `usage.cost`) are sent only when set.
+ */
+export type FakeUsage = { readonly promptTokens?: number; readonly completionTokens?: number; readonly cachedTokens?: number; readonly cost?: number };
 
 /** One tool call the fake model makes; `arguments` given as a string is sent verbatim (e.g. broken JSON). */
 export type FakeToolCall = {

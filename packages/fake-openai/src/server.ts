@@ -82,10 +82,16 @@ export const startFakeOpenAI = async (script: readonly ScriptedReply[] = [], opt
     const streaming = body.stream === true;
     const n = ++responseCount;
     const callId = (index: number): string => `call_fake_${n}_${index}`;
-    const usageFor = (completionChars: number, usage: FakeUsage | undefined) => ({
-      promptTokens: usage?.promptTokens ?? options.usage?.promptTokens ?? estimateTokens(rawLength),
-      completionTokens: usage?.completionTokens ?? options.usage?.completionTokens ?? estimateTokens(completionChars),
-    });
+    const usageFor = (completionChars: number, usage: FakeUsage | undefined) => {
+      const cachedTokens = usage?.cachedTokens ?? options.usage?.cachedTokens;
+      const cost = usage?.cost ?? options.usage?.cost;
+      return {
+        promptTokens: usage?.promptTokens ?? options.usage?.promptTokens ?? estimateTokens(rawLength),
+        completionTokens: usage?.completionTokens ?? options.usage?.completionTokens ?? estimateTokens(completionChars),
+        ...(cachedTokens !== undefined ? { cachedTokens } : {}),
+        ...(cost !== undefined ? { cost } : {}),
+      };
+    };
     const wantsUsage = api === "responses" || !streaming || body.stream_options?.include_usage === true;
     const context = (completionChars: number, usage?: FakeUsage): WireContext => ({
       id: api === "chat" ? `chatcmpl-fake-${n}` : `resp_fake_${n}`,

@@ -17,5 +17,7 @@ export const LIMIT_MAX = {
   /** 200 MiB of images in a session: its file stays far below what can be written as one JSON text (docs/session-file.md). */
   maxSessionImageBytes: 209_715_200,
   maxSteps: 10_000,
+  /** US dollars per million tokens (`model.pricing`): a hundred times the dearest model served. */
+  price: 10_000,
   repeats: 100,
 } as const;

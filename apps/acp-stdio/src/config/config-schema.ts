@@ -7,7 +7,7 @@ import { array, formatKeyPath, object, optional, problemText, type Infer, type P
 import type { Result } from "neverthrow";
 import { closestName } from "./did-you-mean.js";
 import { LIMIT_MAX } from "./config-limits.js";
-import { envVarName, httpUrl, integerUpTo, nonEmptyString, oneOf, positiveNumberUpTo, tagName, trueOrFalse } from "./config-validators.js";
+import { envVarName, httpUrl, integerUpTo, nonEmptyString, numberFromZeroUpTo, oneOf, positiveNumberUpTo, tagName, trueOrFalse } from "./config-validators.js";
 
 /** What is wrong with a config document, and under which key (outermost first). */
 export type Problem = { readonly path: readonly string[]; readonly message: string };
@@ -33,6 +33,12 @@ export const configFileSchema = object(
         choices: optional(array(nonEmptyString)),
         vision: optional(trueOrFalse),
         reasoningTag: optional(tagName),
+        reasoning: optional(trueOrFalse),
+        pricing: section({
+          input: numberFromZeroUpTo(LIMIT_MAX.price),
+          cachedInput: optional(numberFromZeroUpTo(LIMIT_MAX.price)),
+          output: numberFromZeroUpTo(LIMIT_MAX.price),
+        }),
       },
       { apiKey: KEYS_NOT_IN_FILES, key: KEYS_NOT_IN_FILES },
     ),

@@ -36,6 +36,10 @@ export type MmConfig = {
     readonly vision: boolean;
     /** The tag around reasoning inside the answer (`think`: `<think>…</think>`); empty: none is read. */
     readonly reasoningTag: string;
+    /** The model takes a reasoning effort (the full surface's `thought_level` option); absent: by its id (o-series, gpt-5). */
+    readonly reasoning?: boolean;
+    /** The model's prices in US dollars per million tokens, for a session's cost when the server reports none. */
+    readonly pricing?: { readonly input: number; readonly cachedInput?: number; readonly output: number };
   };
   readonly sessions: {
     readonly enabled: boolean;
@@ -52,14 +56,14 @@ export type MmConfig = {
   readonly tools: {
     readonly bashTimeoutSeconds: number;
     readonly maxOutputBytes: number;
-    readonly sandbox: SandboxMode;
-    /** Directories a sandboxed command may write besides the session's cwd and its private /tmp; absolute. */
-    readonly writable: readonly string[];
-    /** Whether a sandboxed command has the network. */
     /** Bytes of images (decoded) one tool result keeps; past it, placeholders. */
     readonly maxImageBytes: number;
     /** Bytes of images (decoded) a session's history holds in all; past it, placeholders. */
     readonly maxSessionImageBytes: number;
+    readonly sandbox: SandboxMode;
+    /** Directories a sandboxed command may write besides the session's cwd and its private /tmp; absolute. */
+    readonly writable: readonly string[];
+    /** Whether a sandboxed command has the network. */
     readonly network: boolean;
     /** Paths masked from sandboxed commands and file tools, besides the built-in secrets; `~` expanded, relative ones against each session's cwd. */
     readonly hidden: readonly string[];

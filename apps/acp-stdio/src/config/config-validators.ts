@@ -57,3 +57,11 @@ export const positiveNumberUpTo = (max: number): Schema<number> =>
     { type: "number", exclusiveMinimum: 0, maximum: max },
     (value): value is number => typeof value === "number" && Number.isFinite(value) && value > 0 && value <= max,
   );
+
+/** A number from 0 to `max` (a price). */
+export const numberFromZeroUpTo = (max: number): Schema<number> =>
+  refined(
+    `a number from 0 to ${max}`,
+    { type: "number", minimum: 0, maximum: max },
+    (value): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= max,
+  );

@@ -44,6 +44,9 @@ export const RULES: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
     choices: { kind: "free" },
     vision: { kind: "only", narrow: false, yours: (user) => user.model?.vision ?? DEFAULT_MODEL.vision },
     reasoningTag: { kind: "free" },
+    reasoning: { kind: "free" },
+    // What the user pays is the user's to say: a project's prices would make the cost shown a lie.
+    pricing: { kind: "never" },
   },
   sessions: {
     enabled: { kind: "only", narrow: false, yours: (user) => user.sessions?.enabled ?? DEFAULTS.sessions.enabled },

@@ -14,6 +14,7 @@ import { invalidSessionParams, storeErrorText } from "./errors.js";
 import { shownId } from "./shown-id.js";
 import { tellUnproven } from "../unproven-settings.js";
 import { sendCommands } from "./new-session.js";
+import { usageUpdate } from "../translate/usage.js";
 
 export const loadSession = async (app: AppState, params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> => {
   const problem = await cwdProblem(app, params.cwd);
@@ -33,7 +34,7 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
     ids?.end();
   }
   tellUnproven(app, session.id, loaded.value.unproven);
-  app.notify(session.id, { sessionUpdate: "usage_update", used: session.tokensInUse, size: app.config.model.contextWindow });
+  app.notify(session.id, usageUpdate(session.tokensInUse, app.config.model.contextWindow, session.cost, fullSurface(app)));
   sendCommands(app, session.id);
   app.log(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);
   if (!fullSurface(app)) return {};

@@ -13,6 +13,7 @@ import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 import { shownId } from "./shown-id.js";
 import { tellUnproven } from "../unproven-settings.js";
 import { sendCommands } from "./new-session.js";
+import { usageUpdate } from "../translate/usage.js";
 
 export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequest, requestId: JsonRpcId): Promise<acp.ResumeSessionResponse> => {
   const problem = await cwdProblem(app, params.cwd);
@@ -37,7 +38,7 @@ export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequ
   app.afterResponse(requestId, () => {
     sendCommands(app, session.id);
     tellUnproven(app, session.id, loaded.value.unproven);
-    app.notify(session.id, { sessionUpdate: "usage_update", used: session.tokensInUse, size: app.config.model.contextWindow });
+    app.notify(session.id, usageUpdate(session.tokensInUse, app.config.model.contextWindow, session.cost, true));
     later();
     mcp.released();
   });

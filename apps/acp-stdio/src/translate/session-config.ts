@@ -1,13 +1,18 @@
 /**
- * A session's settings as the "full" surface shows them: two config options — the model (category
- * `model`, Zed's model picker) and the permission mode (category `mode`) — and the same modes as a
- * `SessionModeState` for clients that use `session/set_mode`.
+ * A session's settings as the "full" surface shows them: config options — the model (category
+ * `model`, Zed's model picker), the permission mode (category `mode`) and, for a model that takes one,
+ * the reasoning effort (category `thought_level`) — and the modes as a `SessionModeState` for clients
+ * that use `session/set_mode`.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "@mm/core";
 
 export const MODEL_OPTION_ID = "model";
 export const MODE_OPTION_ID = "mode";
+export const EFFORT_OPTION_ID = "effort";
+
+/** The reasoning efforts offered (the AI SDK's `reasoningEffort`); `default` sends none. */
+export const EFFORTS = ["default", "low", "medium", "high"] as const;
 
 /** What a session's options are built from. */
 export type SessionChoices = {
@@ -18,6 +23,8 @@ export type SessionChoices = {
   readonly models: readonly string[];
   /** The `sandbox` mode is offered (bubblewrap runs here). */
   readonly sandbox?: boolean;
+  /** The model takes a reasoning effort: the `effort` option is offered, with this value (`default`: none asked). */
+  readonly effort?: string;
 };
 
 /** The modes offered: `sandbox` only where bubblewrap runs. */
@@ -25,8 +32,24 @@ const modesOf = (sandbox: boolean | undefined) => PERMISSION_MODES.filter((m) =>
 
 const modelIds = (choices: SessionChoices): readonly string[] => (choices.models.includes(choices.model) ? choices.models : [choices.model, ...choices.models]);
 
-/** Both options, with their current values. */
+/** The reasoning effort option (category `thought_level`), for a model that takes one. */
+const effortOption = (effort: string): acp.SessionConfigOption => ({
+  id: EFFORT_OPTION_ID,
+  name: "Reasoning effort",
+  description: "How hard the model thinks before it answers, from the next model step on",
+  category: "thought_level",
+  type: "select",
+  currentValue: effort,
+  options: EFFORTS.map((value) => ({ value, name: value === "default" ? "Default (the server's)" : value[0]!.toUpperCase() + value.slice(1) })),
+});
+
+/** The options, with their current values: model, mode, and the reasoning effort where the model takes one. */
 export const configOptionsOf = (choices: SessionChoices): acp.SessionConfigOption[] => [
+  ...baseOptionsOf(choices),
+  ...(choices.effort !== undefined ? [effortOption(choices.effort)] : []),
+];
+
+const baseOptionsOf = (choices: SessionChoices): acp.SessionConfigOption[] => [
   {
     id: MODEL_OPTION_ID,
     name: "Model",
@@ -73,5 +96,11 @@ export const refusalOf = (choices: SessionChoices, configId: string, value: unkn
   if (configId === MODE_OPTION_ID) {
     return isOfferedMode(value, choices.sandbox) ? undefined : modeRefusal(value, choices.sandbox);
   }
-  return `unknown config option ${JSON.stringify(configId)}: the options are ${MODEL_OPTION_ID}, ${MODE_OPTION_ID}`;
+  if (configId === EFFORT_OPTION_ID && choices.effort !== undefined) {
+    return typeof value === "string" && (EFFORTS as readonly string[]).includes(value)
+      ? undefined
+      : `unknown reasoning effort ${JSON.stringify(value)}: the efforts are ${EFFORTS.join(", ")}`;
+  }
+  const ids = [MODEL_OPTION_ID, MODE_OPTION_ID, ...(choices.effort !== undefined ? [EFFORT_OPTION_ID] : [])];
+  return `unknown config option ${JSON.stringify(configId)}: the options are ${ids.join(", ")}`;
 };

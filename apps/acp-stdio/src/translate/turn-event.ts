@@ -4,6 +4,7 @@ import type { PlanEntry, ToolCallView, TurnEvent } from "@mm/core";
 import { noticeOf } from "./notice.js";
 import { withSandboxTitle } from "./sandbox-title.js";
 import { doneUpdate, pendingToolCall, runningUpdate, type TerminalPlace } from "./tool-call.js";
+import { usageUpdate } from "./usage.js";
 
 export type UpdateOptions = {
   /** The client advertised `session.compaction`: compactions are also sent as compaction updates. */
@@ -11,7 +12,7 @@ export type UpdateOptions = {
   readonly compactionId: () => string;
   /** Commands run sandboxed (`tools.sandbox: "workspace"`): bash titles say so. */
   readonly sandboxed?: boolean;
-  /** The "full" surface: a session's title is sent as `session_info_update`. */
+  /** The "full" surface: a session's title is sent as `session_info_update`, its cost in `usage_update`. */
   readonly sessionInfo?: boolean;
   /** The "full" surface: a `tool_call` carries its tool's `name` (the stable schema's field). */
   readonly toolNames?: boolean;
@@ -58,7 +59,7 @@ export const updatesOf = (event: TurnEvent, options: UpdateOptions): readonly ac
     case "title":
       return options.sessionInfo === true ? [{ sessionUpdate: "session_info_update", title: event.title, updatedAt: new Date().toISOString() }] : [];
     case "usage":
-      return [{ sessionUpdate: "usage_update", used: event.used, size: event.size }];
+      return [usageUpdate(event.used, event.size, event.cost, options.sessionInfo === true)];
     case "compaction": {
       const chunk = agentText(event.line);
       if (!options.compactionUpdates || event.outcome === "nothing") return [chunk];

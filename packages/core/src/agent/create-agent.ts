@@ -44,6 +44,10 @@ export type SessionInfo = {
   /** The model its steps ask for; undefined: the model adapter's default. */
   readonly model: string | undefined;
   readonly mode: PermissionMode;
+  /** The reasoning effort its steps ask for; undefined: the server's default. */
+  readonly effort: string | undefined;
+  /** What its model steps cost so far in US dollars; undefined while no price is known. */
+  readonly cost: number | undefined;
   /** The names of the tools its model is offered. */
   readonly tools: readonly string[];
 };
@@ -107,7 +111,7 @@ export type Agent = {
 };
 
 const infoOf = (live: LiveSession): SessionInfo => {
-  const { id, cwd, createdAt, history, lastInputTokens, title, model, mode } = live.session;
+  const { id, cwd, createdAt, history, lastInputTokens, title, model, mode, effort, cost } = live.session;
   return {
     id,
     cwd,
@@ -119,6 +123,8 @@ const infoOf = (live: LiveSession): SessionInfo => {
     title,
     model,
     mode,
+    effort,
+    cost,
     tools: [...live.toolbox.byName.keys()],
   };
 };

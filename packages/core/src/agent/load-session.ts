@@ -35,8 +35,14 @@ export const loadSession = (state: AgentState, cwd: string, id: string, options:
     const toolbox = toolboxFor(state, options);
     const history = withSystemPrompt(stored.value.history, await systemPromptFor(state, cwd, toolbox));
     state.callIds.bumpPast(history);
-    const { title, model, mode, unproven } = stored.value;
-    const settings = { title: title ?? titleOfHistory(history), ...(model !== undefined ? { model } : {}), ...(mode !== undefined ? { mode } : {}) };
+    const { title, model, mode, effort, cost, unproven } = stored.value;
+    const settings = {
+      title: title ?? titleOfHistory(history),
+      ...(model !== undefined ? { model } : {}),
+      ...(mode !== undefined ? { mode } : {}),
+      ...(effort !== undefined ? { effort } : {}),
+      ...(cost !== undefined ? { cost } : {}),
+    };
     const live = liveSessionOf(state, sessionOf(id, cwd, history, stored.value.createdAt, settings), toolbox);
     state.sessions.set(id, live);
     const place = state.settings.home !== undefined ? { cwd, home: state.settings.home } : { cwd };

@@ -19,6 +19,8 @@ const storedOf = (session: Session, history: History, updatedAt: number): Stored
   ...(session.title !== undefined ? { title: session.title } : {}),
   ...(session.model !== undefined ? { model: session.model } : {}),
   ...(session.mode !== "ask" ? { mode: session.mode } : {}),
+  ...(session.effort !== undefined ? { effort: session.effort } : {}),
+  ...(session.cost !== undefined ? { cost: session.cost } : {}),
 });
 
 /** Saves `session` (under its own id) with `history`; the store's error when it could not. */

@@ -57,6 +57,8 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
     toolbox: placeLockedToolbox(files === undefined ? live.toolbox : recordingToolbox(live.toolbox, files), state.places, [session.cwd]),
     mode: session.mode,
     model: session.model,
+    ...(session.effort !== undefined ? { effort: session.effort } : {}),
+    ...(session.cost !== undefined ? { cost: session.cost } : {}),
     ...(live.imagesRefused === true ? { imagesRefused: true } : {}),
     ...(live.fs !== undefined ? { fs: live.fs } : {}),
     signal,
@@ -69,7 +71,7 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
   const notKept = await files?.finish(outcome.history);
   const turnAt = lastTurnIndex(outcome.history);
   live.undoNotKept = notKept === undefined || turnAt === undefined ? undefined : { at: turnAt, reason: notKept };
-  live.session = { ...live.session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens };
+  live.session = { ...live.session, history: outcome.history, grants: outcome.grants, lastInputTokens: outcome.lastInputTokens, cost: outcome.cost };
   if (outcome.imagesRefused) live.imagesRefused = true;
   await persistSession(state, live);
   tellUnsaved(live, emit);

@@ -8,14 +8,19 @@ import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession } from "./persist.js";
 
 /** A change of a session's settings; absent members stay as they are. */
-export type SettingsChange = { readonly model?: string; readonly mode?: PermissionMode };
+/** `effort: null` goes back to the server's default effort. */
+export type SettingsChange = { readonly model?: string; readonly mode?: PermissionMode; readonly effort?: string | null };
 
 export const changeSettings = async (state: AgentState, live: LiveSession, change: SettingsChange): Promise<void> => {
-  const next = { ...live.session, ...change };
-  if (next.model === live.session.model && next.mode === live.session.mode) return;
+  const { effort, ...rest } = change;
+  const next = { ...live.session, ...rest, ...(effort !== undefined ? { effort: effort ?? undefined } : {}) };
+  if (next.model === live.session.model && next.mode === live.session.mode && next.effort === live.session.effort) return;
   live.session = next;
-  state.log(
-    `session ${live.session.id}: ${change.model !== undefined ? `model ${change.model}` : ""}${change.model !== undefined && change.mode !== undefined ? ", " : ""}${change.mode !== undefined ? `mode ${change.mode}` : ""}`,
-  );
+  const said = [
+    ...(change.model !== undefined ? [`model ${change.model}`] : []),
+    ...(change.mode !== undefined ? [`mode ${change.mode}`] : []),
+    ...(effort !== undefined ? [`reasoning effort ${effort ?? "default"}`] : []),
+  ];
+  state.log(`session ${live.session.id}: ${said.join(", ")}`);
   await persistSession(state, live);
 };

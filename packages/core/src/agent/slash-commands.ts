@@ -15,7 +15,8 @@ import { persistSession, saveHistory, tellUnsaved } from "./persist.js";
 /** How full the context is after a command: the model's last report when still valid, else an estimate. */
 export const emitUsage = (state: AgentState, live: LiveSession, emit: Emit): void => {
   const { lastInputTokens, history } = live.session;
-  emit({ type: "usage", used: lastInputTokens ?? estimateTokens(history), size: state.settings.contextWindow });
+  const { cost } = live.session;
+  emit({ type: "usage", used: lastInputTokens ?? estimateTokens(history), size: state.settings.contextWindow, ...(cost !== undefined ? { cost } : {}) });
 };
 
 /**

@@ -15,6 +15,8 @@ export type ToolSpec = {
 export type ModelRequest = {
   /** The model to ask, when not the adapter's default (a session's choice). */
   readonly model?: string | undefined;
+  /** The reasoning effort to ask for (`low`, `medium`, `high`), when the session chose one. */
+  readonly effort?: string | undefined;
   readonly system: string;
   /** The conversation after the system prompt; every tool call has its result. */
   readonly messages: readonly Message[];
@@ -23,7 +25,14 @@ export type ModelRequest = {
 };
 
 /** Tokens of a step, as the model reported them. */
-export type Usage = { readonly inputTokens?: number; readonly outputTokens?: number };
+export type Usage = {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  /** Of `inputTokens`, those the server read from its prompt cache. */
+  readonly cachedInputTokens?: number;
+  /** What the step cost in US dollars, when the server said (OpenRouter's `usage.cost`). */
+  readonly cost?: number;
+};
 
 /**
  * Why the model stopped: it was done, it asked for tools, it hit its output limit (`length`: the

@@ -21,6 +21,10 @@ export type StoredSession = {
   readonly model?: string | undefined;
   /** The session's permission mode, when not `ask`. */
   readonly mode?: PermissionMode | undefined;
+  /** The reasoning effort the session asks for, when the user chose one. */
+  readonly effort?: string | undefined;
+  /** What the session's model steps cost so far, in US dollars, when a price was known. */
+  readonly cost?: number | undefined;
   /**
    * Set by a load only: the mode and model the file asked for that the store could not prove this
    * user's mm wrote (a file a repository ships, or one a command rewrote). They are not in `mode` and

@@ -22,10 +22,14 @@ export type Session = {
   /** The model its steps ask for; undefined: the model adapter's default. */
   readonly model: string | undefined;
   readonly mode: PermissionMode;
+  /** The reasoning effort its steps ask for; undefined: the server's default. */
+  readonly effort?: string | undefined;
+  /** What its model steps cost so far, in US dollars; undefined while no price is known. */
+  readonly cost?: number | undefined;
 };
 
 /** What a session keeps besides its history: its title, model and permission mode. */
-export type SessionSettings = Pick<Session, "title" | "model" | "mode">;
+export type SessionSettings = Pick<Session, "title" | "model" | "mode" | "effort" | "cost">;
 
 /** A new session value with no grants and no token count. */
 export const sessionOf = (id: string, cwd: string, history: History, createdAt: number, settings: Partial<SessionSettings> = {}): Session => ({
@@ -38,4 +42,6 @@ export const sessionOf = (id: string, cwd: string, history: History, createdAt: 
   title: settings.title,
   model: settings.model,
   mode: settings.mode ?? "ask",
+  ...(settings.effort !== undefined ? { effort: settings.effort } : {}),
+  ...(settings.cost !== undefined ? { cost: settings.cost } : {}),
 });

@@ -29,7 +29,8 @@ export type TurnEvent =
   /** The session was named (after its first prompt). */
   | { readonly type: "title"; readonly title: string }
   /** After each model step: tokens in use and the context window. */
-  | { readonly type: "usage"; readonly used: number; readonly size: number }
+  /** `cost`: what the session cost so far in US dollars, when known. */
+  | { readonly type: "usage"; readonly used: number; readonly size: number; readonly cost?: number }
   /** The history was compacted (automatically or by `/compact`). */
   | {
       readonly type: "compaction";

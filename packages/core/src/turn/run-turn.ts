@@ -19,6 +19,7 @@ import type { PermissionMode } from "../session/permission-mode.js";
 import type { ToolCategory, ToolContext, ToolLimits } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import type { Emit } from "./events.js";
+import { stepCost, type Pricing } from "./step-cost.js";
 import { executeCall, refusedCall, type CallOutcome } from "./execute-call.js";
 import { createLoopDetector } from "./loop-detector.js";
 import { runModelStep } from "./model-step.js";
@@ -71,6 +72,8 @@ export type TurnSettings = {
   readonly redact?: Redact;
   /** The bytes of images a tool result and a session keep (history/image-budget.ts); DEFAULT_IMAGE_BUDGET when absent. */
   readonly images?: ImageBudget;
+  /** The user's prices, for steps whose server reports no cost (turn/step-cost.ts). */
+  readonly pricing?: Pricing | undefined;
 };
 
 /** One turn to run: the session's state, the user's text, where events go. */
@@ -89,6 +92,10 @@ export type TurnRequest = {
   readonly mode: PermissionMode;
   /** The model to ask, when not the adapter's default. */
   readonly model?: string | undefined;
+  /** The reasoning effort to ask for, when the session chose one. */
+  readonly effort?: string | undefined;
+  /** What the session cost so far in US dollars, when known. */
+  readonly cost?: number | undefined;
   /** The session's own file access (the editor's buffers), when it has one; else `deps.fs`. */
   readonly fs?: FileSystem;
   readonly signal: AbortSignal;
@@ -136,6 +143,8 @@ export type TurnOutcome = {
   readonly counts: TurnCounts;
   /** The server refused images (now or before): the session sends none from now on. */
   readonly imagesRefused: boolean;
+  /** What the session cost so far, this turn's steps included, when known (US dollars). */
+  readonly cost: number | undefined;
 };
 
 const countsOf = (ran: readonly ToolCategory[]): TurnCounts => ({
@@ -152,6 +161,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   let history: History = [...request.history, question];
   const grants = new Set(request.grants);
   let lastInputTokens = request.lastInputTokens;
+  let cost = request.cost;
   const ran: ToolCategory[] = [];
   const loop = createLoopDetector(settings.loopRepeats);
   let imagesRefused = request.imagesRefused === true;
@@ -186,6 +196,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
       ...(error !== undefined ? { error } : {}),
       counts: countsOf(ran),
       imagesRefused,
+      cost,
     };
   };
 
@@ -226,7 +237,14 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     const sendsImages = settings.vision === true && !imagesRefused && placeholders !== messages;
     const result = await runModelStep(
       deps.model,
-      { model: request.model, system: system.text, messages: sendsImages ? messages : placeholders, tools: toolbox.specs, signal },
+      {
+        model: request.model,
+        ...(request.effort !== undefined ? { effort: request.effort } : {}),
+        system: system.text,
+        messages: sendsImages ? messages : placeholders,
+        tools: toolbox.specs,
+        signal,
+      },
       onText,
       onThought,
     );
@@ -249,7 +267,9 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     const inputTokens = result.usage?.inputTokens;
     if (inputTokens !== undefined) lastInputTokens = inputTokens;
     const used = inputTokens !== undefined ? inputTokens + (result.usage?.outputTokens ?? 0) : estimateTokens(history);
-    emit({ type: "usage", used, size: settings.contextWindow });
+    const spent = stepCost(result.usage, settings.pricing, request.model);
+    if (spent !== undefined) cost = (cost ?? 0) + spent;
+    emit({ type: "usage", used, size: settings.contextWindow, ...(cost !== undefined ? { cost } : {}) });
     if (result.finishReason === "length" || result.finishReason === "content-filter") {
       // An unfinished answer: none of its calls runs (the last one may be cut short), the model is told so.
       const unfinished = UNFINISHED[result.finishReason];
@@ -260,10 +280,7 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
     }
     if (calls.length === 0) return end("end_turn");
     for (const call of calls) {
-      const outcome = await executeCall(
-        { sessionId: request.sessionId, gate, grants, mode: request.mode, loop, toolbox, ctx, emit: callEmit },
-        call,
-      ).catch(
+      const outcome = await executeCall({ sessionId: request.sessionId, gate, grants, mode: request.mode, loop, toolbox, ctx, emit: callEmit }, call).catch(
         (thrown: unknown): CallOutcome =>
           refusedCall(
             call,

@@ -270,10 +270,15 @@ export const provenSession = (decoded: DecodedDocument, key: Uint8Array | undefi
   return { ...rest, unproven: power };
 };
 
-/** The optional `title`, `model` and `mode` of a document (absent in files written before them). */
-const decodeSettings = (document: Json): Pick<StoredSession, "title" | "model" | "mode"> | Invalid => {
-  const settings: { title?: string; model?: string; mode?: PermissionMode } = {};
-  for (const key of ["title", "model"] as const) {
+/** The optional `title`, `model`, `mode`, `effort` and `cost` of a document (absent in files written before them). */
+const decodeSettings = (document: Json): Pick<StoredSession, "title" | "model" | "mode" | "effort" | "cost"> | Invalid => {
+  const settings: { title?: string; model?: string; mode?: PermissionMode; effort?: string; cost?: number } = {};
+  if (document.cost !== undefined) {
+    const cost = document.cost;
+    if (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0) return expected("cost", "a number of US dollars, 0 or more", cost);
+    settings.cost = cost;
+  }
+  for (const key of ["title", "model", "effort"] as const) {
     const value = document[key];
     if (value === undefined) continue;
     if (typeof value !== "string") return expected(key, "a string", value);
@@ -355,6 +360,8 @@ export const encodeSessionDocument = (session: StoredSession, generation?: strin
     ...(session.title !== undefined ? { title: session.title } : {}),
     ...(session.model !== undefined ? { model: session.model } : {}),
     ...(session.mode !== undefined ? { mode: session.mode } : {}),
+    ...(session.effort !== undefined ? { effort: session.effort } : {}),
+    ...(session.cost !== undefined ? { cost: session.cost } : {}),
     ...(generation !== undefined ? { generation } : {}),
     ...(settingsMac !== undefined ? { settingsMac } : {}),
   };

@@ -52,8 +52,14 @@ export type WritePlan = "nothing" | { readonly kind: "append"; readonly lines: s
  * (before anything is written) when the session cannot be serialised.
  */
 export const planWrite = (kept: Kept | undefined, session: StoredSession, key?: Uint8Array): Result<WritePlan, string> => {
-  // The journal holds messages only: a change of title, model or mode rewrites the document.
-  const sameSettings = kept !== undefined && sameTitle(kept.session, session) && kept.session.model === session.model && kept.session.mode === session.mode;
+  // The journal holds messages only: a change of title, model, mode, effort or cost (once a turn) rewrites the document.
+  const sameSettings =
+    kept !== undefined &&
+    sameTitle(kept.session, session) &&
+    kept.session.model === session.model &&
+    kept.session.mode === session.mode &&
+    kept.session.effort === session.effort &&
+    kept.session.cost === session.cost;
   const appendable =
     kept !== undefined &&
     sameSettings &&
