@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { systemMessage, type StoredSession } from "@mm/core";
-import { envSecrets, headerSecrets, REDACTED, secretSet, sessionRedactor, urlSecrets } from "./secrets.js";
+import { envSecrets, headerSecrets, REDACTED, redactingStream, secretSet, sessionRedactor, urlSecrets } from "./secrets.js";
 
 describe("secretSet", () => {
   it("replaces every secret of 8 characters or more, the longest first; shorter ones are not secrets", () => {
@@ -52,5 +52,38 @@ describe("sessionRedactor", () => {
     expect(redact(later)).toBe(later);
     secrets.add(["ghp_later_token"]);
     expect(redact(later).history[1]).toEqual({ role: "user", text: `token ${REDACTED}` });
+  });
+});
+
+describe("redactingStream", () => {
+  const secrets = secretSet(["sk-stream-secret-123456"]);
+  const run = (chunks: readonly string[]): string[] => {
+    const out: string[] = [];
+    const stream = redactingStream(secrets.redact, (text) => out.push(text));
+    for (const chunk of chunks) stream.write(chunk);
+    stream.flush();
+    return out;
+  };
+  it("replaces a secret cut across chunks, at any cut", () => {
+    const whole = "before sk-stream-secret-123456 after";
+    for (let cut = 1; cut < whole.length; cut++) expect(run([whole.slice(0, cut), whole.slice(cut)]).join("")).toBe(`before ${REDACTED} after`);
+  });
+  it("holds back only an end that could start a secret, and hands it on at the end", () => {
+    expect(run(["plain line\n"])).toEqual(["plain line\n"]);
+    expect(run(["ends with sk-str"])).toEqual(["ends with ", "sk-str"]);
+    expect(run(["a sk-", "x"])).toEqual(["a ", "sk-x"]);
+  });
+  it("is linear in a big output: 4 MiB with five secrets in 64 KiB chunks", () => {
+    const five = secretSet(["sk-one-0123456789", "sk-two-0123456789", "token-three-abcdef", "four-4444-4444-4444", "fifth-secret-value-5"]);
+    const chunk = `${"x".repeat(1000)}sk-one-0123456789 four-4444-4444-4444\n`.repeat(64 * 2);
+    const big = chunk.repeat(Math.ceil((4 * 1024 * 1024) / chunk.length));
+    let seen = 0;
+    const stream = redactingStream(five.redact, (text) => {
+      seen += text.length;
+      expect(text).not.toContain("sk-one-0123456789");
+    });
+    for (let at = 0; at < big.length; at += 65536) stream.write(big.slice(at, at + 65536));
+    stream.flush();
+    expect(seen).toBeGreaterThan(0);
   });
 });

@@ -15,12 +15,21 @@ export const REDACTED = "[redacted: a secret of the agent's]";
 /** Shorter values are never taken as secrets. */
 export const MIN_SECRET_LENGTH = 8;
 
+/**
+ * A redaction that can also say where a text's end could be the start of a secret still to come
+ * (`heldFrom`): what a stream of chunks (a command's live output) must hold back until the next one.
+ */
+export type StreamRedact = Redact & {
+  /** The index from which `text`'s end is the beginning of a secret known now; `text.length` when none. */
+  readonly heldFrom: (text: string) => number;
+};
+
 /** The secrets of this process: added to as editors give servers, read by every redaction. */
 export type Secrets = {
   /** Adds values (undefined and short ones are ignored). */
   readonly add: (values: Iterable<string | undefined>) => void;
   /** Replaces each secret known now in `text` (the same string when it holds none). */
-  readonly redact: Redact;
+  readonly redact: StreamRedact;
   /** Whether `bytes` hold a secret known now (undo data: such a file is not copied). */
   readonly heldIn: (bytes: Uint8Array) => boolean;
   /** How many are known. */
@@ -32,6 +41,41 @@ export const redactWith = (secrets: readonly string[], text: string): string => 
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;
+};
+
+/** The index from which `text` ends with the beginning (not the whole) of one of `secrets`; `text.length` when none. */
+export const heldFromWith = (secrets: readonly string[], text: string): number => {
+  const longest = secrets[0]?.length ?? 0;
+  for (let from = Math.max(0, text.length - longest + 1); from < text.length; from++) {
+    const tail = text.slice(from);
+    if (secrets.some((secret) => secret.length > tail.length && secret.startsWith(tail))) return from;
+  }
+  return text.length;
+};
+
+/**
+ * A listener for a stream of chunks that hands `listener` each one redacted, holding back an end that
+ * could be the start of a secret until the next chunk shows whether it is one: a secret printed in
+ * two writes is replaced whole. `flush` hands on what is held (at the stream's end).
+ */
+export const redactingStream = (
+  redact: StreamRedact,
+  listener: (text: string) => void,
+): { readonly write: (chunk: string) => void; readonly flush: () => void } => {
+  let held = "";
+  return {
+    write: (chunk) => {
+      const text = redact(held + chunk);
+      const from = redact.heldFrom(text);
+      held = text.slice(from);
+      if (from > 0) listener(text.slice(0, from));
+    },
+    flush: () => {
+      const rest = held;
+      held = "";
+      if (rest !== "") listener(redact(rest));
+    },
+  };
 };
 
 const usable = (value: string | undefined): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH;
@@ -50,9 +94,12 @@ export const secretSet = (initial: Iterable<string | undefined> = []): Secrets =
     if (grew) ordered = [...known].sort((a, b) => b.length - a.length);
   };
   add(initial);
+  const redact: StreamRedact = Object.assign((text: string) => (ordered.length === 0 ? text : redactWith(ordered, text)), {
+    heldFrom: (text: string) => (ordered.length === 0 ? text.length : heldFromWith(ordered, text)),
+  });
   return {
     add,
-    redact: (text) => (ordered.length === 0 ? text : redactWith(ordered, text)),
+    redact,
     heldIn: (bytes) => {
       if (ordered.length === 0) return false;
       const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

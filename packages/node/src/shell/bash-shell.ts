@@ -10,7 +10,7 @@ import { err, ok, okAsync, ResultAsync, type Result } from "neverthrow";
 import type { CommandWrapper } from "./command-wrapper.js";
 import type { Shell, ShellError, ShellRequest, ShellResult } from "../core-types.js";
 import { boundedOutput } from "./output-buffer.js";
-import { REDACTED, secretSet, type Redact } from "../boundary/secrets.js";
+import { REDACTED, redactingStream, secretSet, type Redact, type StreamRedact } from "../boundary/secrets.js";
 import { NO_REAPER, type Reaper } from "./reaper.js";
 import { sessionsAlive, signalSessions, terminateSession } from "./process-group.js";
 
@@ -239,7 +239,14 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
     run: (asked) => {
       if (asked.signal.aborted) return okAsync(cancelledBeforeStart);
       const listener = asked.onOutput;
-      const request: ShellRequest = redacted === undefined || listener === undefined ? asked : { ...asked, onOutput: (text) => listener(redacted(text)) };
+      // Live output redacted as a stream: a secret printed in two writes is held back until whole (boundary/secrets.ts).
+      const live =
+        redacted === undefined || listener === undefined
+          ? undefined
+          : "heldFrom" in redacted
+            ? redactingStream(redacted as StreamRedact, listener)
+            : { write: (text: string) => listener(redacted(text)), flush: () => undefined };
+      const request: ShellRequest = live === undefined ? asked : { ...asked, onOutput: live.write };
       return checkWorkingDirectory(request.cwd)
         .andThen(() => (wrapper === undefined ? okAsync(bashArgv(bashPath, request)) : wrapper.wrap(bashArgv(bashPath, request), request)))
         .andThen((argv) => spawnCommand(argv, options.env ?? process.env, request).map(track))
@@ -253,7 +260,14 @@ export const bashShell = (options: BashShellOptions = {}): BashShell => {
             ),
         )
         .map((result) => (wrapper === undefined ? result : wrapper.finish(result, request)))
-        .map((result) => (redacted === undefined ? result : { ...result, output: redacted(result.output) }));
+        .map((result) => {
+          try {
+            live?.flush();
+          } catch {
+            // The listener's failure is not the command's.
+          }
+          return redacted === undefined ? result : { ...result, output: redacted(result.output) };
+        });
     },
     signalAll: (signal) => {
       const signalled = signalSessions(sessions, signal);
