@@ -30,7 +30,7 @@ describe("elicitationOf", () => {
   });
 
   it("a bounded string without choices", () => {
-    expect(elicitationOf({ sessionId: "s", question: "Name?", signal }).requestedSchema).toMatchObject({
+    expect((elicitationOf({ sessionId: "s", question: "Name?", signal }) as { requestedSchema: unknown }).requestedSchema).toMatchObject({
       properties: { answer: { type: "string", maxLength: 2000 } },
     });
   });
