@@ -158,3 +158,20 @@ it("offers no effort for a model that takes none, and sends none", async () => {
   expect(server.requests.some((r) => r.body !== undefined && "reasoning_effort" in (r.body as object))).toBe(false);
   expect(agent.problems).toEqual([]);
 });
+
+it("counts the summary step of /compact in the session's cost", async () => {
+  await start({ promptTokens: 1000, completionTokens: 50, cost: 0.0125 });
+  configure({ context: { keepLastTurns: 0 } });
+  const agent = spawnAgent({ cwd: root, env: env() });
+  const sessionId = await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd: root, mcpServers: [] });
+    for (const text of ["one", "/compact"]) await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+    return sessionId;
+  });
+  await stop(agent);
+  const amounts = costs(agent.updates, sessionId).map((c) => c?.amount);
+  expect(amounts).toHaveLength(2);
+  expect(amounts[0]).toBeCloseTo(0.0125, 10);
+  expect(amounts[1]).toBeCloseTo(0.025, 10);
+  expect(agent.problems).toEqual([]);
+});

@@ -8,6 +8,7 @@ import type { History } from "../history/message.js";
 import { describeStoreError } from "../ports/session-store.js";
 import { newSessionId } from "../session/session-id.js";
 import type { Emit } from "../turn/events.js";
+import { stepCost } from "../turn/step-cost.js";
 import { estimateTokens } from "../turn/token-estimate.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession, saveHistory, tellUnsaved } from "./persist.js";
@@ -58,7 +59,10 @@ export const newCommand = async (state: AgentState, live: LiveSession, emit: Emi
 
 /** `/compact`: compacts the history now (keeping the last turns), saves, says how it went. */
 export const compactCommand = async (state: AgentState, live: LiveSession, emit: Emit, signal: AbortSignal): Promise<void> => {
-  const result = await compactHistory(state.deps, live.session.history, state.settings.keepLastTurns, signal, live.session.model);
+  const result = await compactHistory(state.deps, live.session.history, state.settings.keepLastTurns, signal, live.session.model, (usage) => {
+    const spent = stepCost(usage, state.settings.pricing, live.session.model);
+    if (spent !== undefined) live.session = { ...live.session, cost: (live.session.cost ?? 0) + spent };
+  });
   if (result.kind === "compacted") live.session = { ...live.session, history: result.history, lastInputTokens: undefined };
   await persistSession(state, live);
   const line = compactionLine(result);

@@ -2,7 +2,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { summaryMessage, userMessage, type History } from "../history/message.js";
 import type { Clock } from "../ports/clock.js";
-import type { Model } from "../ports/model.js";
+import type { Model, Usage } from "../ports/model.js";
 import { runModelStep } from "../turn/model-step.js";
 import { estimateTokens } from "../turn/token-estimate.js";
 import { SUMMARY_SYSTEM_PROMPT, summaryRequestText } from "./summary-request.js";
@@ -27,12 +27,19 @@ export type CompactionDeps = { readonly model: Model; readonly clock: Clock };
 const NO_TEXT_LISTENER = (): void => undefined;
 
 /** The summary of `text` by the model: one ordinary step, no tools. */
-const summarise = async (model: Model, text: string, signal: AbortSignal, modelName: string | undefined): Promise<Result<string, string>> => {
+const summarise = async (
+  model: Model,
+  text: string,
+  signal: AbortSignal,
+  modelName: string | undefined,
+  onUsage: ((usage: Usage) => void) | undefined,
+): Promise<Result<string, string>> => {
   const step = await runModelStep(
     model,
     { model: modelName, system: SUMMARY_SYSTEM_PROMPT, messages: [userMessage(text)], tools: [], signal },
     NO_TEXT_LISTENER,
   );
+  if (step.usage !== undefined) onUsage?.(step.usage);
   if (step.error !== undefined) return err(step.error.kind === "aborted" ? "cancelled" : step.error.message);
   if (step.finishReason === "length") return err("the summary was cut off at the model's output limit");
   if (step.finishReason === "content-filter") return err("the model server's content filter stopped the summary");
@@ -48,6 +55,8 @@ export const compactHistory = async (
   signal: AbortSignal,
   /** The model to ask, when not the adapter's default (the session's choice). */
   modelName?: string,
+  /** Told the summary step's usage, when the server reported one (what it cost). */
+  onUsage?: (usage: Usage) => void,
 ): Promise<CompactionResult> => {
   // Imported when a session first compacts (rarely, and before a model call): start-up loads none of
   // the planning, nor fp-ts, which it is written with.
@@ -55,7 +64,7 @@ export const compactHistory = async (
   const plan = planCompaction(history, keepLastTurns);
   if (plan.kind === "nothing") return { kind: "nothing", messages: plan.messageCount, keepLastTurns };
   const started = deps.clock.now();
-  const summary = await summarise(deps.model, summaryRequestText(plan.replaced), signal, modelName);
+  const summary = await summarise(deps.model, summaryRequestText(plan.replaced), signal, modelName, onUsage);
   if (summary.isErr()) return { kind: "failed", reason: summary.error };
   const compacted: History = [history[0], summaryMessage(summary.value), ...plan.kept];
   return {

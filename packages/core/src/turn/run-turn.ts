@@ -203,7 +203,10 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   let compactionFailed = false;
   const maybeCompact = async (): Promise<void> => {
     if (compactionFailed || lastInputTokens === undefined || lastInputTokens < settings.compactThreshold) return;
-    const result = await compactHistory(deps, history, Math.max(1, settings.keepLastTurns), signal, request.model);
+    const result = await compactHistory(deps, history, Math.max(1, settings.keepLastTurns), signal, request.model, (usage) => {
+      const spent = stepCost(usage, settings.pricing, request.model);
+      if (spent !== undefined) cost = (cost ?? 0) + spent;
+    });
     if (result.kind === "nothing" || signal.aborted) return;
     emit({ type: "compaction", outcome: result.kind, line: compactionLine(result), summary: result.kind === "compacted" ? result.summary : undefined });
     if (result.kind !== "compacted") {
