@@ -175,3 +175,18 @@ it("counts the summary step of /compact in the session's cost", async () => {
   expect(amounts[1]).toBeCloseTo(0.025, 10);
   expect(agent.problems).toEqual([]);
 });
+
+it("sends the effort as reasoning.effort on the Responses API", async () => {
+  await start({});
+  configure({ model: { api: "responses", reasoning: true } });
+  const agent = spawnAgent({ cwd: root, env: env() });
+  await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd: root, mcpServers: [] });
+    await client.request("session/set_config_option", { sessionId, configId: "effort", value: "low" });
+    await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+  });
+  await stop(agent);
+  const body = server.requests.find((r) => r.path === "/v1/responses")?.body as { reasoning?: { effort?: unknown } } | undefined;
+  expect(body?.reasoning?.effort).toBe("low");
+  expect(agent.problems).toEqual([]);
+});

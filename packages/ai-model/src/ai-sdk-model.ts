@@ -150,9 +150,12 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
    */
   const providerOptionsFor = (modelId: string, effort: string | undefined): Pick<LanguageModelV3CallOptions, "providerOptions"> => {
     const effortOption = effort !== undefined ? { reasoningEffort: effort } : {};
+    // An effort is asked for only of a model said to reason (`model.reasoning`): OpenAI's provider is told so
+    // (`forceReasoning`), else it drops the effort of an id it does not know as a reasoning model.
+    const openaiEffort = effort !== undefined ? { ...effortOption, forceReasoning: true } : {};
     if (options.api === "responses")
-      return { providerOptions: { openai: { store: false, ...(isReasoningModelId(modelId) ? { reasoningSummary: "auto" } : {}), ...effortOption } } };
-    return effort === undefined ? {} : { providerOptions: { openai: effortOption, [COMPATIBLE_PROVIDER]: effortOption } };
+      return { providerOptions: { openai: { store: false, ...(isReasoningModelId(modelId) ? { reasoningSummary: "auto" } : {}), ...openaiEffort } } };
+    return effort === undefined ? {} : { providerOptions: { openai: openaiEffort, [COMPATIBLE_PROVIDER]: effortOption } };
   };
 
   /** A 200 whose body is no event stream (a proxy's error page, a JSON error): said in one line. */
