@@ -60,7 +60,8 @@ export const prompt = async (app: AppState, params: acp.PromptRequest, requestId
     if (result.isErr()) throw invalidSessionParams(sessionId, result.error.kind === "unknown-session" ? "unknown session" : result.error.reason);
     // The session file made whole (issue 28) once the answer is on its way to the editor, not before.
     if (requestId !== undefined) app.afterResponse(requestId, () => setImmediate(() => app.agent.foldSession(sessionId)));
-    if (result.value.stopReason === "failed") throw internalError(result.value.error);
+    // The failure's words can quote a secret (a model server's error echoing the key, a URL's credentials).
+    if (result.value.stopReason === "failed") throw internalError(app.secrets?.redact(result.value.error) ?? result.value.error);
     const { stopReason } = result.value;
     // The spec surface knows no `max_tokens` / `refusal`: the turn ends `end_turn`, after the notice chunk saying why.
     if ((stopReason === "max_tokens" || stopReason === "refusal") && !fullSurface(app)) return { stopReason: "end_turn" };

@@ -23,7 +23,8 @@ describe("secretSet", () => {
 describe("what an MCP server's settings hold", () => {
   it("takes header values whole and word by word, URL passwords, and environment values that are not mm's own nor paths", () => {
     expect(headerSecrets("Bearer tok-0123456789")).toEqual(["Bearer tok-0123456789", "Bearer", "tok-0123456789"]);
-    expect(urlSecrets("https://me:p%40ss-word@host/x")).toEqual(["p@ss-word", "p%40ss-word"]);
+    expect(urlSecrets("https://me:p%40ss-word@host/x")).toEqual(["p%40ss-word", "p@ss-word", "me", "me"]);
+    expect(urlSecrets("https://sk-token-as-user@host/x")).toEqual(["sk-token-as-user", "sk-token-as-user"]);
     expect(urlSecrets("not a url")).toEqual([]);
     expect(envSecrets({ TOKEN: "abcdefgh123", PATH: "/usr/bin", HOME: "/home/me", LANG: "C.UTF-8" }, { LANG: "C.UTF-8" })).toEqual(["abcdefgh123"]);
   });
@@ -52,6 +53,15 @@ describe("sessionRedactor", () => {
     expect(redact(later)).toBe(later);
     secrets.add(["ghp_later_token"]);
     expect(redact(later).history[1]).toEqual({ role: "user", text: `token ${REDACTED}` });
+  });
+});
+
+describe("a secret as a JSON file holds it", () => {
+  it("is replaced escaped too: a quote, a backslash", () => {
+    const odd = 'sk-odd"quote\\slash-1';
+    const secrets = secretSet([odd]);
+    expect(secrets.redact(JSON.stringify({ key: odd }))).toBe(`{"key":"${REDACTED}"}`);
+    expect(secrets.redact(`raw ${odd}`)).toBe(`raw ${REDACTED}`);
   });
 });
 

@@ -87,9 +87,13 @@ export const secretSet = (initial: Iterable<string | undefined> = []): Secrets =
   const add = (values: Iterable<string | undefined>): void => {
     let grew = false;
     for (const value of values) {
-      if (!usable(value) || known.has(value)) continue;
-      known.add(value);
-      grew = true;
+      if (!usable(value)) continue;
+      // As a JSON file holds it too (a quote, a backslash, a control character escaped): an editor's settings file.
+      for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) {
+        if (known.has(form)) continue;
+        known.add(form);
+        grew = true;
+      }
     }
     if (grew) ordered = [...known].sort((a, b) => b.length - a.length);
   };
@@ -112,11 +116,18 @@ export const secretSet = (initial: Iterable<string | undefined> = []): Secrets =
 /** The parts of a header value that are secrets: the whole value and each word of it (`Bearer <token>`). */
 export const headerSecrets = (value: string): readonly string[] => [value, ...value.split(/\s+/)];
 
-/** The password of a URL's credentials (`https://user:pass@host`), if any. */
+/** The credentials of a URL (`https://user:pass@host`, `https://<token>@host`: the user can be the token), as written and decoded. */
 export const urlSecrets = (url: string): readonly string[] => {
   try {
     const parsed = new URL(url);
-    return [parsed.password === "" ? undefined : decodeURIComponent(parsed.password), parsed.password].filter((v): v is string => v !== undefined && v !== "");
+    const decoded = (part: string): string => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part;
+      }
+    };
+    return [parsed.password, decoded(parsed.password), parsed.username, decoded(parsed.username)].filter((v) => v !== "");
   } catch {
     return [];
   }
