@@ -8,6 +8,7 @@
  *   a name clash mm's own folder wins, said at start-up.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { bwrapSandbox } from "@mm/node";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeOpenAI, text, type FakeOpenAI } from "@mm/fake-openai";
@@ -15,6 +16,9 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent, stop } from "./spawned-agent.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-conventions-"));
+const probe = bwrapSandbox({ home: root, writable: [], network: false, hidden: [] });
+const noBwrap = (await probe.ready).isErr();
+probe.dispose();
 let server: FakeOpenAI;
 let dir: string;
 let home: string;
@@ -70,6 +74,23 @@ describe("AGENTS.md from the repository root down to the cwd", () => {
     expect(system).not.toContain("ABOVE-THE-REPOSITORY");
     // Each under its path, so the model knows which directory a rule is for.
     expect(system).toContain(`### ${join(repo, "packages", "AGENTS.md")}\nPACKAGES-RULE`);
+  });
+
+  it.skipIf(noBwrap)("with the sandbox on, the same files are read, and a link out of its directory is not followed", async () => {
+    mkdirSync(join(home, ".config", "mm"), { recursive: true });
+    writeFileSync(join(home, ".config", "mm", "config.json"), JSON.stringify({ tools: { sandbox: "workspace" } }));
+    const repo = join(dir, "repo");
+    const cwd = join(repo, "app");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    mkdirSync(cwd, { recursive: true });
+    write(join(repo, "AGENTS.md"), "SANDBOXED-ROOT-RULE\n");
+    write(join(dir, "outside.md"), "sekrit-outside\n");
+    symlinkSync(join(dir, "outside.md"), join(cwd, "AGENTS.md"));
+    const { system, stderr } = await oneTurn(cwd);
+    expect(stderr).toContain("sandbox");
+    expect(system).toContain("SANDBOXED-ROOT-RULE");
+    // (Under /tmp the link's target is the sandbox's private /tmp, as a command would see it: not there.)
+    expect(system).not.toContain("sekrit-outside");
   });
 
   it("a worktree's `.git` file makes a root too; without any repository, the cwd's alone is read", async () => {
