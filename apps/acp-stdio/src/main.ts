@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { format } from "node:util";
 import type * as acp from "@agentclientprotocol/sdk";
-import { aiSdkModel, describeProxy, listModelIds, proxySettings } from "@mm/ai-model";
+import { aiSdkModel, describeProxy, listModelCatalogue, proxySettings } from "@mm/ai-model";
 import {
   bashShell,
   boundaryContextFiles,
@@ -189,7 +189,7 @@ const main = async (): Promise<void> => {
       return info.isDirectory() ? undefined : `cwd is not a directory: ${cwd}`;
     },
     onProcessGroup: (pgid, alive) => (alive ? reaper.track(pgid) : reaper.untrack(pgid)),
-    listModels: () => listModelIds({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
+    listModels: () => listModelCatalogue({ baseURL: config.model.baseURL, apiKey: config.model.apiKey }).unwrapOr(undefined),
   };
   const served = serve(
     config,

@@ -5,8 +5,11 @@
  * `waitMs` for it (the picker is then updated when the list arrives).
  */
 
-/** Where the list comes from: a function answering the server's ids, or undefined on any failure. */
-export type ModelLister = () => Promise<readonly string[] | undefined>;
+/**
+ * Where the list comes from: a function answering the server's ids (or its catalogue: the ids, and
+ * those its entries say take a reasoning effort), or undefined on any failure.
+ */
+export type ModelLister = () => Promise<readonly string[] | { readonly ids: readonly string[]; readonly reasoning: readonly string[] } | undefined>;
 
 export type ModelChoices = {
   /** Starts asking the server (once). */
@@ -15,13 +18,20 @@ export type ModelChoices = {
   readonly now: (waitMs: number) => Promise<{ readonly models: readonly string[]; readonly pending: boolean }>;
   /** Settles with the final list. */
   readonly settled: () => Promise<readonly string[]>;
+  /** The models the server's list says take a reasoning effort; empty until it answered, or when it did not say. */
+  readonly reasoning: () => ReadonlySet<string>;
 };
 
 export const modelChoices = (lister: ModelLister | undefined, configured: readonly string[]): ModelChoices => {
   let asked: Promise<readonly string[]> | undefined;
+  let reasoning: ReadonlySet<string> = new Set();
   const ask = (): Promise<readonly string[]> =>
     (asked ??= (lister?.() ?? Promise.resolve(undefined)).then(
-      (ids) => (ids !== undefined && ids.length > 0 ? ids : configured),
+      (listed) => {
+        const ids = listed === undefined || !("ids" in listed) ? listed : listed.ids;
+        if (listed !== undefined && "reasoning" in listed) reasoning = new Set(listed.reasoning);
+        return ids !== undefined && ids.length > 0 ? ids : configured;
+      },
       () => configured,
     ));
   let final: readonly string[] | undefined;
@@ -37,5 +47,6 @@ export const modelChoices = (lister: ModelLister | undefined, configured: readon
       return models === undefined ? { models: configured, pending: true } : { models, pending: false };
     },
     settled: ask,
+    reasoning: () => reasoning,
   };
 };

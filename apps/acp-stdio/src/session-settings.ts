@@ -12,10 +12,12 @@ import { configOptionsOf, modeStateOf, type SessionChoices } from "./translate/s
 const MODELS_WAIT_MS = 300;
 
 /**
- * Whether `model` takes a reasoning effort: `model.reasoning` says so for the configured model (and
- * every other where set), else mm's list of reasoning models (o-series, gpt-5 and later) by id.
+ * Whether `model` takes a reasoning effort: `model.reasoning` says so for every model of the server
+ * where set, else the server's model list (an entry whose `supported_parameters` name reasoning, as
+ * OpenRouter's do) or OpenAI's reasoning models by id (o-series, gpt-5 and later).
  */
-export const takesEffort = (app: AppState, model: string): boolean => app.config.model.reasoning ?? isReasoningModelId(model);
+export const takesEffort = (app: AppState, model: string): boolean =>
+  app.config.model.reasoning ?? (app.models.reasoning().has(model) || isReasoningModelId(model));
 
 /** The choices of `session` with the given model list. */
 export const choicesOf = (

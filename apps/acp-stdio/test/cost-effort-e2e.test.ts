@@ -190,3 +190,31 @@ it("sends the effort as reasoning.effort on the Responses API", async () => {
   expect(body?.reasoning?.effort).toBe("low");
   expect(agent.problems).toEqual([]);
 });
+
+it("offers the effort for the models the server's list says reason, and drops it on a switch to one that does not", async () => {
+  server = await startFakeOpenAI([], { models: ["plain-model", "thinker"], reasoningModels: ["thinker"] });
+  configure({});
+  const agent = spawnAgent({ cwd: root, env: env("plain-model") });
+  const seen = await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd: root, mcpServers: [] });
+    const set = (configId: string, value: string) => client.request("session/set_config_option", { sessionId, configId, value });
+    const ask = (text: string) => client.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+    const plain = await set("mode", "ask");
+    const thinker = await set("model", "thinker");
+    await set("effort", "medium");
+    await ask("think");
+    const back = await set("model", "plain-model");
+    await ask("plain");
+    return { plain: effortOf(plain.configOptions), thinker: effortOf(thinker.configOptions), back: effortOf(back.configOptions) };
+  });
+  await stop(agent);
+  expect(seen.plain).toBeUndefined();
+  expect(seen.thinker).toMatchObject({ currentValue: "default" });
+  expect(seen.back).toBeUndefined();
+  const bodies = server.requests.filter((r) => r.method === "POST").map((r) => r.body as { model?: unknown; reasoning_effort?: unknown });
+  expect(bodies.map((b) => [b.model, b.reasoning_effort])).toEqual([
+    ["thinker", "medium"],
+    ["plain-model", undefined],
+  ]);
+  expect(agent.problems).toEqual([]);
+});

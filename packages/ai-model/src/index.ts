@@ -7,7 +7,7 @@ export { aiSdkModel, NO_API_KEY, noApiKey, OPENAI_BASE_URL, PLACEHOLDER_API_KEY,
 export { MAX_STEP_OUTPUT_CHARS } from "./output-cap.js";
 export { describeProxy, proxySettings, type ProxySettings } from "./proxy.js";
 export { explainError, type ErrorContext } from "./explain-error.js";
-export { listModelIds, type ModelCatalogueOptions } from "./model-catalogue.js";
+export { listModelCatalogue, listModelIds, type ModelCatalogue, type ModelCatalogueOptions } from "./model-catalogue.js";
 export { isOpenAIHost } from "./openai-host.js";
 export { isReasoningModelId } from "./reasoning-models.js";
 export { CHAT_PROVIDERS, chatProviderFor, type ChatProvider } from "./chat-provider.js";

@@ -18,8 +18,24 @@ export type ModelCatalogueOptions = {
 
 const DEFAULT_TIMEOUT_MS = 1500;
 
+/**
+ * What the server's list says: its model ids, sorted, and those whose entry says they take a reasoning
+ * effort (`supported_parameters` holding `reasoning` or `reasoning_effort`, as OpenRouter's list does).
+ */
+export type ModelCatalogue = { readonly ids: readonly string[]; readonly reasoning: readonly string[] };
+
+type Entry = { readonly id?: unknown; readonly supported_parameters?: unknown };
+
+const REASONING_PARAMETERS: readonly string[] = ["reasoning", "reasoning_effort"];
+
+const takesReasoning = (entry: Entry): boolean =>
+  Array.isArray(entry.supported_parameters) && entry.supported_parameters.some((p) => typeof p === "string" && REASONING_PARAMETERS.includes(p));
+
 /** The model ids the server lists, sorted; never throws. */
-export const listModelIds = (options: ModelCatalogueOptions): ResultAsync<readonly string[], string> => {
+export const listModelIds = (options: ModelCatalogueOptions): ResultAsync<readonly string[], string> => listModelCatalogue(options).map((c) => c.ids);
+
+/** The server's model list (see {@link ModelCatalogue}); never throws. */
+export const listModelCatalogue = (options: ModelCatalogueOptions): ResultAsync<ModelCatalogue, string> => {
   let url: string;
   try {
     url = new URL(`${options.baseURL.replace(/\/+$/, "")}/models`).toString();
@@ -35,10 +51,12 @@ export const listModelIds = (options: ModelCatalogueOptions): ResultAsync<readon
     const body: unknown = await response.json();
     const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
     if (!Array.isArray(data)) throw new Error("the answer holds no model list");
-    const ids = data.flatMap((m: unknown) =>
-      typeof m === "object" && m !== null && typeof (m as { id?: unknown }).id === "string" ? [(m as { id: string }).id] : [],
+    const entries = data.flatMap((m: unknown): { id: string; entry: Entry }[] =>
+      typeof m === "object" && m !== null && typeof (m as Entry).id === "string" ? [{ id: (m as { id: string }).id, entry: m as Entry }] : [],
     );
-    return [...new Set(ids)].sort();
+    const ids = [...new Set(entries.map((e) => e.id))].sort();
+    const reasoning = [...new Set(entries.filter((e) => takesReasoning(e.entry)).map((e) => e.id))].sort();
+    return { ids, reasoning };
   });
   return ResultAsync.fromPromise(request, (error) =>
     error instanceof Error && error.name === "TimeoutError"

@@ -31,6 +31,8 @@ export type FakeOpenAIOptions = {
   readonly port?: number;
   /** The ids `GET /v1/models` lists; `["fake-model"]` by default. */
   readonly models?: readonly string[];
+  /** Of `models`, those whose entry says they take a reasoning effort (`supported_parameters`, as OpenRouter lists them). */
+  readonly reasoningModels?: readonly string[];
 };
 
 type Api = "chat" | "responses";
@@ -185,7 +187,17 @@ export const startFakeOpenAI = async (script: readonly ScriptedReply[] = [], opt
         serve(api, request, raw.length, res).catch(() => res.destroy());
       } else if (path === "/v1/models" && req.method === "GET") {
         const ids = options.models ?? ["fake-model"];
-        sendJson(res, 200, { object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "fake-openai" })) });
+        const reasons = (id: string) => (options.reasoningModels ?? []).includes(id);
+        sendJson(res, 200, {
+          object: "list",
+          data: ids.map((id) => ({
+            id,
+            object: "model",
+            created: 0,
+            owned_by: "fake-openai",
+            ...(reasons(id) ? { supported_parameters: ["max_tokens", "reasoning", "include_reasoning", "tools"] } : {}),
+          })),
+        });
       } else {
         sendJson(res, 404, { error: { message: `fake-openai: no route ${req.method} ${path}`, type: "invalid_request_error", code: null } });
       }
