@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -86,5 +86,16 @@ describe("staysInside", () => {
     expect(await staysInside(root, join(root, "in"), [])).toBe(true);
     expect(await staysInside(root, join(root, "out"), [])).toBe(false);
     expect(await staysInside(root, join(root, "in"), [join(root, "a.txt")])).toBe(false);
+  });
+});
+
+describe("a hard link", () => {
+  it("is refused, to a hidden file or to one outside: its other name cannot be seen from the path", async () => {
+    linkSync(join(secrets, "id_rsa"), join(root, "AGENTS.md"));
+    linkSync(join(base, "outside.txt"), join(root, "notes.md"));
+    for (const path of ["AGENTS.md", "notes.md"]) {
+      const result = await read(path);
+      expect(result.isErr() && result.error.kind === "io" && result.error.message).toMatch(/^refused: a hard link \(the file has 2 names/);
+    }
   });
 });

@@ -14,7 +14,8 @@
  * - the file found is opened with `O_NOFOLLOW | O_NONBLOCK` (a FIFO cannot hang the read, a link
  *   swapped in at the end is not followed), and on Linux the opened descriptor's own path is compared
  *   with the one decided on (a directory swapped for a link between the walk and the open is caught);
- * - it must be a regular file of at most `maxBytes`, and text (no NUL byte).
+ * - it must be a regular file with one name (a hard link's other name may be a hidden path or lie
+ *   outside `root`: no path check can see it), of at most `maxBytes`, and text (no NUL byte).
  */
 import { open, readlink } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
@@ -90,6 +91,10 @@ const readDecided = async (asked: string, host: string, maxBytes: number): Promi
     const info = await handle.stat();
     const special = notRegular(info, asked);
     if (special !== undefined) return err(special);
+    // A hard link is another name of the same file: no check of the path can tell that it is
+    // `~/.ssh/id_rsa` or a hidden `.env`, so a file with more than one name is not read.
+    if (info.nlink > 1)
+      return err({ kind: "io", path: asked, message: `refused: a hard link (the file has ${info.nlink} names; another may be hidden or outside)` });
     if (info.size > maxBytes) return err({ kind: "too-large", path: asked, size: info.size });
     const buffer = Buffer.alloc(maxBytes + 1);
     let total = 0;
