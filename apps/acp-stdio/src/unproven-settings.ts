@@ -1,6 +1,6 @@
 /**
- * What a loaded session's file asked for and did not get: a mode other than `ask` or a model that the
- * store could not prove this user's mm wrote (packages/node/src/sessions/json-session-document.ts,
+ * What a loaded session's file asked for and did not get: a mode other than `ask`, a model or a
+ * reasoning effort that the store could not prove this user's mm wrote (packages/node/src/sessions/json-session-document.ts,
  * `provenSession`). Said once in the conversation, after the replay, and once in the log.
  */
 import type { LoadedSession } from "@mm/core";
@@ -13,9 +13,10 @@ export const unprovenLine = (unproven: LoadedSession["unproven"]): string | unde
   const asked = [
     ...(unproven.mode !== undefined ? [`permission mode "${unproven.mode}"`] : []),
     ...(unproven.model !== undefined ? [`model ${JSON.stringify(unproven.model)}`] : []),
+    ...(unproven.effort !== undefined ? [`reasoning effort ${JSON.stringify(unproven.effort)}`] : []),
   ];
   if (asked.length === 0) return undefined;
-  return `mm: this session's file asks for ${asked.join(" and ")}, but it was not written by your mm (no valid signature: a file a repository ships or a command rewrote), so the session runs in "ask" on the configured model. Its history is loaded.`;
+  return `mm: this session's file asks for ${asked.length > 1 ? `${asked.slice(0, -1).join(", ")} and ${asked.at(-1)}` : asked[0]}, but it was not written by your mm (no valid signature: a file a repository ships or a command rewrote), so the session runs in "ask" on the configured model and effort. Its history is loaded.`;
 };
 
 /** Tells the conversation and the log, once, what the session's file asked for and did not get. */

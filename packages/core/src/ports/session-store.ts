@@ -26,11 +26,11 @@ export type StoredSession = {
   /** What the session's model steps cost so far, in US dollars, when a price was known. */
   readonly cost?: number | undefined;
   /**
-   * Set by a load only: the mode and model the file asked for that the store could not prove this
-   * user's mm wrote (a file a repository ships, or one a command rewrote). They are not in `mode` and
-   * `model`: the session runs in `ask` on the configured model, and the front end says so once.
+   * Set by a load only: the mode, model and effort the file asked for that the store could not prove
+   * this user's mm wrote (a file a repository ships, or one a command rewrote). They are not in `mode`,
+   * `model` and `effort`: the session runs in `ask` on the configured ones, and the front end says so once.
    */
-  readonly unproven?: { readonly model?: string; readonly mode?: PermissionMode };
+  readonly unproven?: { readonly model?: string; readonly mode?: PermissionMode; readonly effort?: string };
 };
 
 /** A stored session as a listing shows it. */

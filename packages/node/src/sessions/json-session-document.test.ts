@@ -80,6 +80,21 @@ describe("a session's mode and model, signed with the user's key", () => {
     expect(provenSession(decodeSessionFile(signed.replace('"cwd":"/w"', '"cwd":"/x"'), session.id)._unsafeUnwrap(), key).mode).toBeUndefined();
   });
 
+  it("signs a reasoning effort too, and still checks a signature made without one", () => {
+    const withEffort = { ...session, effort: "high" };
+    const text = encodeSessionDocument(withEffort, "g", key)._unsafeUnwrap();
+    expect(reread(text)).toEqual(withEffort);
+    expect(reread(text.replace('"effort":"high"', '"effort":"low"'))).toEqual({
+      id: session.id,
+      cwd: "/w",
+      createdAt: 0,
+      updatedAt: 1,
+      history,
+      unproven: { model: "big", mode: "all", effort: "low" },
+    });
+    expect(reread(encodeSessionDocument(session, "g", key)._unsafeUnwrap())).toEqual(session);
+  });
+
   it("needs no signature for ask and no model, and refuses a settingsMac that is not 64 hex digits", () => {
     const plain = { ...session, model: undefined, mode: "ask" as const };
     expect(reread(encodeSessionDocument(plain, "g")._unsafeUnwrap())).toEqual({ ...plain, model: undefined });

@@ -7,7 +7,7 @@ import { basename, join, resolve } from "node:path";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { isSessionId, type SessionStore, type StoreError, type StoredSession } from "@mm/core";
 import { reasonOf } from "../errno.js";
-import { decodeSessionFile, provenSession } from "./json-session-document.js";
+import { decodeSessionFile, hasPowerSettings, provenSession } from "./json-session-document.js";
 import { processUndoKey, type UndoKeyLoader } from "../undo/undo-key.js";
 import { currentOwner, describeOwner, ownerAlive, type LockOwner } from "./process-identity.js";
 import { checkSessionsDir, prepareSessionsDir, readRegularFile, sameStamp, stampFile } from "./session-files.js";
@@ -150,9 +150,8 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     keyWarned = true;
     return undefined;
   };
-  /** The key when `session` has something to sign (a mode other than ask, a model), else undefined without reading it. */
-  const signerFor = (session: StoredSession): Promise<Uint8Array | undefined> =>
-    session.model !== undefined || (session.mode !== undefined && session.mode !== "ask") ? keyOf() : Promise.resolve(undefined);
+  /** The key when `session` has something to sign (a mode other than ask, a model, an effort), else undefined without reading it. */
+  const signerFor = (session: StoredSession): Promise<Uint8Array | undefined> => (hasPowerSettings(session) ? keyOf() : Promise.resolve(undefined));
 
   const slotOf = (cwd: string, id: string): Slot => {
     const dir = resolve(cwd, options.dir);
@@ -281,8 +280,7 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     if (decoded.isErr()) return err({ ...decoded.error, id });
     const { generation } = decoded.value;
     const unsigned = decoded.value.session;
-    const signed = unsigned.model !== undefined || (unsigned.mode !== undefined && unsigned.mode !== "ask");
-    const session = provenSession(decoded.value, signed ? await keyOf() : undefined, slot.cwd);
+    const session = provenSession(decoded.value, hasPowerSettings(unsigned) ? await keyOf() : undefined, slot.cwd);
     const base: Kept = { session, generation, document: stamp.value, journal: undefined, broken: false };
     const journal = await readRegularFile(slot.paths.journal, "session journal");
     if (journal.isErr()) return err(io(id, journal.error));
