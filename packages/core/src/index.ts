@@ -24,6 +24,7 @@ export { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "./sessi
 export { titleOf, titleOfHistory } from "./session/title.js";
 export type { Emit, NoticeSeverity, TurnEvent } from "./turn/events.js";
 export type { Confined, StopReason, TurnCounts } from "./turn/run-turn.js";
+export { stepCost, type Pricing } from "./turn/step-cost.js";
 export type { ToolCallView } from "./turn/tool-call-view.js";
 export { redactDeep, type Redact } from "./turn/redact.js";
 export type { ReplayItem } from "./session/replay.js";
