@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTurnQueue } from "./turn-queue.js";
+import { createTurnQueue, createTurnQueues } from "./turn-queue.js";
 
 const deferred = () => {
   let resolve!: () => void;
@@ -92,5 +92,98 @@ describe("turn queue", () => {
     );
     await expect(a).rejects.toThrow("boom");
     expect(await b).toBe("b");
+  });
+});
+
+describe("turn queues", () => {
+  const never = new AbortController().signal;
+
+  it("runs jobs of different keys at once and those of one key in order", async () => {
+    const queues = createTurnQueues(true);
+    const log: string[] = [];
+    const gate = deferred();
+    const a1 = queues.run(
+      "a",
+      never,
+      async () => {
+        log.push("a1 start");
+        await gate.promise;
+        log.push("a1 end");
+      },
+      () => undefined,
+    );
+    const a2 = queues.run(
+      "a",
+      never,
+      async () => void log.push("a2"),
+      () => undefined,
+    );
+    const b = queues.run(
+      "b",
+      never,
+      async () => void log.push("b"),
+      () => undefined,
+    );
+    await b;
+    expect(log).toEqual(["a1 start", "b"]);
+    const idleA = queues.idle("a");
+    let idle = false;
+    void idleA.then(() => (idle = true));
+    await Promise.resolve();
+    expect(idle).toBe(false);
+    gate.resolve();
+    await Promise.all([a1, a2, idleA, queues.idle()]);
+    expect(log).toEqual(["a1 start", "b", "a1 end", "a2"]);
+  });
+
+  it("keeps one queue for every key without perKey", async () => {
+    const queues = createTurnQueues(false);
+    const log: string[] = [];
+    const gate = deferred();
+    const a = queues.run(
+      "a",
+      never,
+      async () => {
+        log.push("a start");
+        await gate.promise;
+        log.push("a end");
+      },
+      () => undefined,
+    );
+    const b = queues.run(
+      "b",
+      never,
+      async () => void log.push("b"),
+      () => undefined,
+    );
+    await Promise.resolve();
+    expect(log).toEqual(["a start"]);
+    gate.resolve();
+    await Promise.all([a, b]);
+    expect(log).toEqual(["a start", "a end", "b"]);
+  });
+
+  it("answers a job cancelled while it waits behind its key's running one, and idles at once when nothing ran", async () => {
+    const queues = createTurnQueues(true);
+    await queues.idle("nobody");
+    await queues.idle();
+    const gate = deferred();
+    const running = queues.run(
+      "a",
+      never,
+      () => gate.promise.then(() => "ran"),
+      () => "cancelled",
+    );
+    const controller = new AbortController();
+    const waiting = queues.run(
+      "a",
+      controller.signal,
+      async () => "ran",
+      () => "cancelled",
+    );
+    controller.abort();
+    expect(await waiting).toBe("cancelled");
+    gate.resolve();
+    expect(await running).toBe("ran");
   });
 });
