@@ -184,7 +184,8 @@ describe("/undo", () => {
       const commands = agent.updates.find((u) => u.update.sessionUpdate === "available_commands_update")?.update as acp.AvailableCommandsUpdate;
       expect(commands.availableCommands.find((c) => c.name === "undo")).toEqual({
         name: "undo",
-        description: "Take back the last turn: the files it changed and the conversation",
+        description: "Take back the last turn (or the last N): the files it changed and the conversation",
+        input: { hint: "N turns (1 if none), then force to restore files changed since" },
       });
       // The history one turn shorter; the conversation before the undo kept under a new id.
       expect(sessionFile(sessionId).messages).toHaveLength(3);

@@ -112,7 +112,7 @@ export const promptSession = async (
         const history = live.session.history;
         if (command === "new") await newCommand(state, live, emit);
         else if (command === "compact") await compactCommand(state, live, emit, controller.signal);
-        else if (undo !== undefined) await state.places.hold([cwd], () => undoCommand(state, live, emit, undo.force));
+        else if (undo !== undefined) await state.places.hold([cwd], () => undoCommand(state, live, emit, undo.force, undo.count));
         else return ok(await turn(state, live, flat, emit, controller.signal));
         // The history rewritten: the recorded turns go to their new places, or go.
         if (command !== undefined && live.session.history !== history) await carryUndo(state, live, history);

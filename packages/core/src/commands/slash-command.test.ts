@@ -11,9 +11,17 @@ describe("commands and the skills they shadow", () => {
     expect(advertisedSkills(skills).map((s) => s.name)).toEqual(["undo", "review"]);
   });
 
-  it("reads /undo and /undo force, nothing else", () => {
-    expect(undoCommandOf("  /undo ")).toEqual({ force: false });
-    expect(undoCommandOf("/undo force")).toEqual({ force: true });
+  it("reads /undo, /undo force, /undo N and /undo N force, nothing else", () => {
+    expect(undoCommandOf("  /undo ")).toEqual({ force: false, count: 1 });
+    expect(undoCommandOf("/undo force")).toEqual({ force: true, count: 1 });
+    expect(undoCommandOf("/undo 3")).toEqual({ force: false, count: 3 });
+    expect(undoCommandOf(" /undo  2 force ")).toEqual({ force: true, count: 2 });
+    expect(undoCommandOf("/undo force 2")).toEqual({ force: true, count: 2 });
+    expect(undoCommandOf("/undo 0")).toEqual({ force: false, count: 0 });
+    expect(undoCommandOf("/undo 2 3")).toBeUndefined();
+    expect(undoCommandOf("/undo force force")).toBeUndefined();
+    expect(undoCommandOf("/undo -1")).toBeUndefined();
+    expect(undoCommandOf("/undo 1.5")).toBeUndefined();
     expect(undoCommandOf("/undo it all")).toBeUndefined();
     expect(undoCommandOf("/undoing")).toBeUndefined();
   });

@@ -19,13 +19,25 @@ export type AvailableCommand = {
   readonly hint?: string;
 };
 
-/** `/undo` or `/undo force`, trimmed (the agent intercepts it only when it can undo). */
-export const undoCommandOf = (text: string): { readonly force: boolean } | undefined => {
+/**
+ * `/undo`, `/undo force`, `/undo N`, `/undo N force` (or `/undo force N`), trimmed: how many turns
+ * (N, digits; 0 is answered, not sent to the model) and whether forced. The agent intercepts it only
+ * when it can undo.
+ */
+export const undoCommandOf = (text: string): { readonly force: boolean; readonly count: number } | undefined => {
   const words = text.trim().split(/\s+/);
-  if (words[0] !== "/undo" || words.length > 2) return undefined;
-  if (words.length === 1) return { force: false };
-  return words[1] === "force" ? { force: true } : undefined;
+  if (words[0] !== "/undo" || words.length > 3) return undefined;
+  const rest = words.slice(1);
+  const force = rest.includes("force");
+  const numbers = rest.filter((word) => word !== "force");
+  if (rest.filter((word) => word === "force").length > 1 || numbers.length > 1) return undefined;
+  const [number] = numbers;
+  if (number === undefined) return { force, count: 1 };
+  return /^\d{1,6}$/.test(number) ? { force, count: Number(number) } : undefined;
 };
+
+/** The input hint of `/undo`. */
+export const UNDO_HINT = "N turns (1 if none), then force to restore files changed since";
 
 /** What the front end offers beside `/new`, `/compact` and the skills. */
 export type CommandOptions = {
@@ -46,7 +58,9 @@ export const advertisedSkills = <S extends { readonly name: string }>(skills: re
 export const availableCommands = (skills: readonly { name: string; description: string }[], options: CommandOptions = {}): readonly AvailableCommand[] => [
   { name: "new", description: "Clear the history and start a new session" },
   { name: "compact", description: "Compress the history now, keeping the last turns" },
-  ...(options.undo === true ? [{ name: "undo", description: "Take back the last turn: the files it changed and the conversation" }] : []),
+  ...(options.undo === true
+    ? [{ name: "undo", description: "Take back the last turn (or the last N): the files it changed and the conversation", hint: UNDO_HINT }]
+    : []),
   ...advertisedSkills(skills, options).map((s) => ({ name: s.name, description: s.description, hint: SKILL_HINT })),
 ];
 

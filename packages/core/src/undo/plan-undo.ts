@@ -114,6 +114,8 @@ export type UndoDone = {
   readonly failed: readonly NamedFile[];
   /** Whether the turn had recorded file changes at all. */
   readonly recorded: boolean;
+  /** How many turns were taken back (`/undo N`); one when not given. */
+  readonly turns?: number;
 };
 
 /** What `/undo` never takes back. */
@@ -124,8 +126,9 @@ const listed = (files: readonly NamedFile[]): string => files.map((f) => `\n- ${
 
 /** The chunk of a done `/undo`. */
 export const undoneLine = (done: UndoDone): string => {
-  const head = `↩ undid the last turn: ${done.restored} file(s) restored, ${done.removed} removed, history back to ${done.messages} message(s)`;
-  const unrecorded = done.recorded ? "" : " (the turn made no file change mm saw)";
+  const what = (done.turns ?? 1) > 1 ? `the last ${done.turns} turns` : "the last turn";
+  const head = `↩ undid ${what}: ${done.restored} file(s) restored, ${done.removed} removed, history back to ${done.messages} message(s)`;
+  const unrecorded = done.recorded ? "" : (done.turns ?? 1) > 1 ? " (the turns made no file change mm saw)" : " (the turn made no file change mm saw)";
   const notRestorable = done.notRestorable.length === 0 ? "" : `\nNot restorable (left as they are):${listed(done.notRestorable)}`;
   const kept = (done.kept ?? []).length === 0 ? "" : `\nKept (they may hold what the files not restorable held):${listed(done.kept ?? [])}`;
   const failed = done.failed.length === 0 ? "" : `\nCould not be restored (left as they are):${listed(done.failed)}`;

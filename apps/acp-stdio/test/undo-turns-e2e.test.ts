@@ -1,0 +1,130 @@
+/**
+ * `/undo N` end to end through the built binary on the full surface: the last N turns taken back at
+ * once, files and conversation, advertised with its input hint; a file changed between two of those
+ * turns refuses the whole, naming the turn, until `/undo N force`; more turns than the conversation has
+ * changes nothing.
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type * as acp from "@agentclientprotocol/sdk";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { removeTempDirs, tempDir } from "./faults/helpers.js";
+import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+
+let server: FakeOpenAI;
+let cwd: string;
+let config: string;
+let state: string;
+
+beforeEach(async () => {
+  server = await startFakeOpenAI([], { defaultReply: () => text("ok") });
+  cwd = tempDir("undo-n");
+  state = tempDir("undo-n-state");
+  config = join(tempDir("undo-n-config"), "mm.json");
+  writeFileSync(config, JSON.stringify({ sessions: { enabled: true } }));
+});
+afterEach(async () => {
+  await server.close();
+  removeTempDirs();
+});
+
+const spawn = (): SpawnedAgent =>
+  spawnAgent({
+    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: state },
+    cwd,
+    args: ["--config", config],
+  });
+
+const prompt = async (client: acp.ClientContext, sessionId: string, words: string): Promise<string> =>
+  ((await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: words }] })) as acp.PromptResponse).stopReason;
+
+const lastChunk = (agent: SpawnedAgent, sessionId: string): string => {
+  const chunks = agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk");
+  return (chunks.at(-1)?.update as { content: { text: string } } | undefined)?.content.text ?? "";
+};
+
+const sessionFile = (id: string) => JSON.parse(readFileSync(join(cwd, ".mm/sessions", `${id}.json`), "utf8")) as { messages: unknown[] };
+const read = (name: string): string => readFileSync(join(cwd, name), "utf8");
+
+const NOT_UNDONE =
+  "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
+  "nor their changes to files mm does not watch (those git ignores, node_modules).";
+
+/** Turn n: a.txt gets n, f<n>.txt is made. */
+const writeTurn = (n: number): void => {
+  server.enqueue(toolCalls([{ name: "bash", arguments: { command: `echo ${n} > a.txt; echo ${n} > f${n}.txt` } }]), text(`wrote ${n}`));
+};
+
+describe("/undo N", () => {
+  it("/undo 2 takes back the last two turns: files as before the earlier one, the history two turns shorter", async () => {
+    writeFileSync(join(cwd, "a.txt"), "0\n");
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      for (const n of [1, 2, 3]) {
+        writeTurn(n);
+        await prompt(client, sessionId, `write ${n}`);
+      }
+      expect(await prompt(client, sessionId, "/undo 2")).toBe("end_turn");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(lastChunk(agent, sessionId)).toBe(`↩ undid the last 2 turns: 1 file(s) restored, 2 removed, history back to 4 message(s).\n${NOT_UNDONE}`);
+    expect(read("a.txt")).toBe("1\n");
+    expect(readdirSync(cwd).sort()).toEqual([".mm", "a.txt", "f1.txt"]);
+    // system prompt + one turn (prompt, the call, its result, the answer).
+    expect(sessionFile(sessionId).messages).toHaveLength(5);
+    // Not sent to the model: three turns' requests only.
+    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(6);
+    const commands = agent.updates.find((u) => u.update.sessionUpdate === "available_commands_update")?.update as acp.AvailableCommandsUpdate;
+    expect(commands.availableCommands.find((c) => c.name === "undo")?.input).toEqual({
+      hint: "N turns (1 if none), then force to restore files changed since",
+    });
+    expect(agent.problems).toEqual([]);
+
+    // After session/load in a new process, the last turn left goes too.
+    const second = spawn();
+    await second.run(async (client) => {
+      await client.request("session/load", { sessionId, cwd, mcpServers: [] });
+      await prompt(client, sessionId, "/undo 1");
+    });
+    await stop(second);
+    expect(lastChunk(second, sessionId)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 1 removed, history back to 0 message\(s\)\./);
+    expect(read("a.txt")).toBe("0\n");
+    expect(readdirSync(cwd).sort()).toEqual([".mm", "a.txt"]);
+  });
+
+  it("a file changed between the two turns refuses the whole, naming the turn, until /undo 2 force", async () => {
+    writeFileSync(join(cwd, "a.txt"), "0\n");
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      writeTurn(1);
+      await prompt(client, sessionId, "write 1");
+      writeFileSync(join(cwd, "a.txt"), "the user's own edit\n");
+      writeTurn(2);
+      await prompt(client, sessionId, "write 2");
+      await prompt(client, sessionId, "/undo 2");
+      expect(lastChunk(agent, sessionId)).toBe(
+        `↩ nothing undone: 1 file(s) are not as the 2nd to last turn ("write 1") left them:\n- ${join(cwd, "a.txt")}: changed since the turn\n` +
+          "Send /undo 2 force to restore them anyway (what they hold now is lost).",
+      );
+      // Nothing restored, not even the last turn's files; the history whole.
+      expect(read("a.txt")).toBe("2\n");
+      expect(readdirSync(cwd).sort()).toEqual([".mm", "a.txt", "f1.txt", "f2.txt"]);
+      expect(sessionFile(sessionId).messages).toHaveLength(9);
+      await prompt(client, sessionId, "/undo 3");
+      expect(lastChunk(agent, sessionId)).toBe("↩ nothing undone: the conversation has 2 turn(s), not 3; send /undo 2 to take them all back.");
+      await prompt(client, sessionId, "/undo 2 force");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last 2 turns: 1 file\(s\) restored, 2 removed, history back to 0 message\(s\)\./);
+    expect(read("a.txt")).toBe("0\n");
+    expect(readdirSync(cwd).sort()).toEqual([".mm", "a.txt"]);
+    expect(sessionFile(sessionId).messages).toHaveLength(1);
+    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(4);
+    expect(agent.problems).toEqual([]);
+  });
+});
