@@ -78,6 +78,9 @@ describe("a session's mode and model, signed with the user's key", () => {
     );
     expect(moved.mode).toBeUndefined();
     expect(provenSession(decodeSessionFile(signed.replace('"cwd":"/w"', '"cwd":"/x"'), session.id)._unsafeUnwrap(), key).mode).toBeUndefined();
+    // The file copied whole into another project's sessions dir and loaded there.
+    expect(provenSession(decodeSessionFile(signed, session.id)._unsafeUnwrap(), key, "/x").mode).toBeUndefined();
+    expect(provenSession(decodeSessionFile(signed, session.id)._unsafeUnwrap(), key, "/w").mode).toBe("all");
   });
 
   it("signs a reasoning effort too, and still checks a signature made without one", () => {
