@@ -43,12 +43,20 @@ export const redactWith = (secrets: readonly string[], text: string): string => 
   return out;
 };
 
-/** The index from which `text` ends with the beginning (not the whole) of one of `secrets`; `text.length` when none. */
+/** Whether `text` from `from` to its end is the beginning (not the whole) of `secret`: compared in place, stopping at the first difference. */
+const startsSecret = (text: string, from: number, secret: string): boolean => {
+  const length = text.length - from;
+  if (length >= secret.length) return false;
+  for (let i = 0; i < length; i++) if (text.charCodeAt(from + i) !== secret.charCodeAt(i)) return false;
+  return true;
+};
+
+/** The index from which `text` ends with the beginning (not the whole) of one of `secrets` (longest first); `text.length` when none. */
 export const heldFromWith = (secrets: readonly string[], text: string): number => {
   const longest = secrets[0]?.length ?? 0;
   for (let from = Math.max(0, text.length - longest + 1); from < text.length; from++) {
-    const tail = text.slice(from);
-    if (secrets.some((secret) => secret.length > tail.length && secret.startsWith(tail))) return from;
+    const first = text.charCodeAt(from);
+    for (const secret of secrets) if (secret.charCodeAt(0) === first && startsSecret(text, from, secret)) return from;
   }
   return text.length;
 };
