@@ -4,6 +4,7 @@
  * paces each answer; their chunks interleave on stdout), each ends `end_turn`, each session file holds
  * its own conversation whole; a second prompt to a session whose turn is running waits for it. Two
  * sessions sharing a cwd still run their commands one at a time, so each command's diffs are its own.
+ * Cancelling one session's turn leaves the other's streaming to its end.
  * On the old code every turn of the process waited for the one before: the streams never interleaved.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -142,5 +143,26 @@ it("keeps one turn at a time for the process on the spec surface", async () => {
   expect(stops).toEqual(["end_turn", "end_turn"]);
   const order = chunkOrder(agent.updates).join(" ");
   expect([`${"alpha ".repeat(10)}${"beta ".repeat(10)}`.trim(), `${"beta ".repeat(10)}${"alpha ".repeat(10)}`.trim()]).toContain(order);
+  expect(agent.problems).toEqual([]);
+});
+
+it("cancels one session's turn and leaves the other's running to its end", async () => {
+  server = await startFakeOpenAI([], { defaultReply: (request) => paced(lastUserText(request).split(" ")[0] ?? "?") });
+  const agent = spawnAgent({ cwd: root, env: env() });
+  const outcome = await agent.run(async (client) => {
+    const a = await client.request("session/new", { cwd: root, mcpServers: [] });
+    const b = await client.request("session/new", { cwd: root, mcpServers: [] });
+    const ask = (sessionId: string, words: string) => client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: words }] });
+    const turns = [ask(a.sessionId, "alpha stops"), ask(b.sessionId, "beta goes on")];
+    // Once both stream, alpha is cancelled.
+    const streaming = (id: string) => agent.updates.some((u) => u.sessionId === id && u.update.sessionUpdate === "agent_message_chunk");
+    while (!streaming(a.sessionId) || !streaming(b.sessionId)) await new Promise((resolve) => setImmediate(resolve));
+    await client.notify("session/cancel", { sessionId: a.sessionId });
+    const stops = await Promise.all(turns);
+    return { b: b.sessionId, stops: stops.map((s) => s.stopReason) };
+  });
+  await stop(agent);
+  expect(outcome.stops).toEqual(["cancelled", "end_turn"]);
+  expect(agent.textOf(outcome.b)).toBe(Array.from({ length: 10 }, (_, i) => `beta.${i} `).join(""));
   expect(agent.problems).toEqual([]);
 });
