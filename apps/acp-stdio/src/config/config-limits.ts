@@ -20,4 +20,6 @@ export const LIMIT_MAX = {
   /** US dollars per million tokens (`model.pricing`): a hundred times the dearest model served. */
   price: 10_000,
   repeats: 100,
+  /** Entries of any list (directories, hidden paths and variables, model choices, trusted projects, rules). */
+  listEntries: 1_000,
 } as const;

@@ -3,11 +3,22 @@
  * and wrong types are refused with the path of the key.
  */
 import { CHAT_PROVIDERS } from "@mm/ai-model";
-import { array, formatKeyPath, object, optional, problemText, type Infer, type Problem as CoreProblem } from "@mm/core";
+import { formatKeyPath, object, optional, problemText, type Infer, type Problem as CoreProblem } from "@mm/core";
 import type { Result } from "neverthrow";
 import { closestName } from "./did-you-mean.js";
 import { LIMIT_MAX } from "./config-limits.js";
-import { envVarName, httpUrl, integerUpTo, nonEmptyString, numberFromZeroUpTo, oneOf, positiveNumberUpTo, tagName, trueOrFalse } from "./config-validators.js";
+import {
+  envVarName,
+  httpUrl,
+  integerUpTo,
+  listOf,
+  nonEmptyString,
+  numberFromZeroUpTo,
+  oneOf,
+  positiveNumberUpTo,
+  tagName,
+  trueOrFalse,
+} from "./config-validators.js";
 
 /** What is wrong with a config document, and under which key (outermost first). */
 export type Problem = { readonly path: readonly string[]; readonly message: string };
@@ -17,7 +28,7 @@ const KEYS_NOT_IN_FILES = "keys are never read from the file: set the variable n
 const section = <S extends Parameters<typeof object>[0]>(shape: S, hints?: Readonly<Record<string, string>>) =>
   optional(object(shape, { unknownKeys: "reject", ...(hints !== undefined ? { hints } : {}) }));
 
-const dirs = optional(array(nonEmptyString));
+const dirs = optional(listOf(nonEmptyString, LIMIT_MAX.listEntries));
 
 /** The config file: every section and key optional; unknown keys refused. */
 export const configFileSchema = object(
@@ -30,7 +41,7 @@ export const configFileSchema = object(
         api: optional(oneOf(["chat", "responses"])),
         provider: optional(oneOf(CHAT_PROVIDERS)),
         contextWindow: optional(integerUpTo(1, LIMIT_MAX.contextWindow)),
-        choices: optional(array(nonEmptyString)),
+        choices: optional(listOf(nonEmptyString, LIMIT_MAX.listEntries)),
         vision: optional(trueOrFalse),
         reasoningTag: optional(tagName),
         reasoning: optional(trueOrFalse),
@@ -54,15 +65,19 @@ export const configFileSchema = object(
       writable: dirs,
       network: optional(trueOrFalse),
       hidden: dirs,
-      hiddenEnv: optional(array(envVarName)),
+      hiddenEnv: optional(listOf(envVarName, LIMIT_MAX.listEntries)),
     }),
     turn: section({ maxSteps: optional(integerUpTo(1, LIMIT_MAX.maxSteps)) }),
     loop: section({ repeats: optional(integerUpTo(1, LIMIT_MAX.repeats)) }),
     acp: section({ surface: optional(oneOf(["spec", "full"])) }),
     /** Permission rules (the full surface): rule words (`npm test`), or `edits` / `reads` for the file tools. */
-    permissions: section({ allow: optional(array(nonEmptyString)), ask: optional(array(nonEmptyString)), deny: optional(array(nonEmptyString)) }),
+    permissions: section({
+      allow: optional(listOf(nonEmptyString, LIMIT_MAX.listEntries)),
+      ask: optional(listOf(nonEmptyString, LIMIT_MAX.listEntries)),
+      deny: optional(listOf(nonEmptyString, LIMIT_MAX.listEntries)),
+    }),
     /** Read from the user's own file only: projects whose `.mm/config.json` may set every key. */
-    projects: section({ trusted: optional(array(nonEmptyString)) }),
+    projects: section({ trusted: optional(listOf(nonEmptyString, LIMIT_MAX.listEntries)) }),
     /** A JSON Schema reference for editors; ignored. */
     $schema: optional(nonEmptyString),
   },

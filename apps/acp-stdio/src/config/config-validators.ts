@@ -2,7 +2,8 @@
  * The value kinds of mm's configuration, as @mm/core schemas (the same schemas that check tool
  * inputs): each yields the JSON Schema, the check with the path of the key at fault, and the type.
  */
-import { boolean, oneOf, refined, string, type Schema } from "@mm/core";
+import { array, boolean, oneOf, refined, string, type Schema } from "@mm/core";
+import { err } from "neverthrow";
 
 /** Any string with at least one non-blank character. */
 export const nonEmptyString: Schema<string> = string({ nonEmpty: true });
@@ -65,3 +66,16 @@ export const numberFromZeroUpTo = (max: number): Schema<number> =>
     { type: "number", minimum: 0, maximum: max },
     (value): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= max,
   );
+
+/**
+ * A list of at most `max` entries, each checked by `item`: no file can make one as long as it likes
+ * (every hidden path is resolved before each command and becomes one of bubblewrap's arguments).
+ */
+export const listOf = <T>(item: Schema<T>, max: number): Schema<readonly T[]> => {
+  const inner = array(item);
+  return {
+    jsonSchema: { ...inner.jsonSchema, maxItems: max },
+    check: (value) =>
+      Array.isArray(value) && value.length > max ? err({ kind: "type", path: [], expected: `an array of at most ${max} entries`, value }) : inner.check(value),
+  };
+};

@@ -479,6 +479,19 @@ describe("loadConfig errors", () => {
     expect(message).toBe(`mm-acp: ${path}: ${expected}`);
   });
 
+  it("refuses a list of more than 1000 entries, naming the key", () => {
+    for (const [content, key] of [
+      [{ tools: { hidden: Array.from({ length: 1001 }, (_, i) => `p${i}`) } }, "tools.hidden"],
+      [{ skills: { dirs: Array.from({ length: 1001 }, () => "d") } }, "skills.dirs"],
+    ] as const) {
+      const { message, path } = fileError(content);
+      expect(message.startsWith(`mm-acp: ${path}: ${key}: expected an array of at most 1000 entries, got `)).toBe(true);
+    }
+    const box = sandbox();
+    box.write(join(box.home, ".config/mm/config.json"), { tools: { hidden: Array.from({ length: 1000 }, (_, i) => `p${i}`) } });
+    expect(loaded(box.load()).config.tools.hidden).toHaveLength(1000);
+  });
+
   it("refuses invalid JSON with the parser's reason", () => {
     const { message, path } = fileError('{ "model": ');
     expect(message.startsWith(`mm-acp: ${path}: invalid JSON: `)).toBe(true);
