@@ -57,7 +57,7 @@ describe("AGENTS.md that is a hard link", () => {
     expect(agent.stderr()).toContain("hard link");
   });
 
-  it("to the project's .env (hidden), (an unpacked archive, a command): not in the system prompt", async () => {
+  it("to the project's hidden .env (an unpacked archive, a command): not in the system prompt", async () => {
     linkSync(join(cwd, ".env"), join(cwd, "AGENTS.md"));
     server.enqueue(text("hello"));
     const agent = spawn({});
