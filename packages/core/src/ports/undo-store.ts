@@ -36,7 +36,13 @@ export type UndoLog = { readonly turns: readonly UndoTurn[] };
 /** What is at a path now: nothing, a regular file's bytes and permission bits, or something that cannot be read as such. */
 export type FileNow =
   | { readonly kind: "absent" }
-  | { readonly kind: "bytes"; readonly bytes: Uint8Array; readonly mode?: number }
+  | {
+      readonly kind: "bytes";
+      readonly bytes: Uint8Array;
+      readonly mode?: number;
+      /** When the file (its inode) was made, ms since the epoch, where the file system tells. */
+      readonly born?: number;
+    }
   | { readonly kind: "unreadable"; readonly reason: string };
 
 /** Why undo data could not be read or written: one line. */

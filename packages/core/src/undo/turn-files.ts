@@ -40,6 +40,8 @@ export type TurnFilesDeps = {
   readonly fs: FileSystem;
   readonly limits: UndoLimits;
   readonly warn: (line: string) => void;
+  /** Wall-clock time, ms since the epoch: when the turn starts, to tell files older than it. */
+  readonly now?: () => number;
 };
 
 const sameNow = (a: FileNow, b: FileNow): boolean => {
@@ -79,9 +81,17 @@ const notKept = (note: string | undefined): UndoFileState => ({
 /** What the record holds of a hidden path: nothing of its content. */
 const HIDDEN: UndoFileState = { kind: "unknown", reason: "a hidden path: /undo never reads nor keeps it" };
 
+/**
+ * Why a file new at its path is not taken as made by the turn: its inode is older than the turn, so it
+ * was moved or linked there from where the change tracker does not look, and may be the only copy.
+ */
+export const OLDER_THAN_TURN =
+  "there before the turn under another name: moved or linked here from where mm does not look (a directory git ignores, node_modules), so it may hold the only copy";
+
 /** Starts recording the turn that runs from `start` (its prompt goes at `start.length` in the history). */
 export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: History, question: string): Promise<TurnFiles> => {
   const { store, fs, limits } = deps;
+  const startedAt = deps.now?.();
   const at = start.length;
   const loaded = await store.loadLog(place);
   if (loaded.isErr()) deps.warn(`session ${place.sessionId}: undo data not read, earlier turns cannot be undone: ${describeUndoStoreError(loaded.error)}`);
@@ -117,6 +127,28 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
     const problem = saved.isErr() ? describeUndoStoreError(saved.error) : undefined;
     if (problem !== undefined && problem !== saveProblem) deps.warn(`session ${place.sessionId}: undo data not saved: ${problem}`);
     saveProblem = problem;
+  };
+
+  /** A file whose inode was made before the turn started (where the file system tells). */
+  const olderThanTurn = (now: FileNow): boolean => now.kind === "bytes" && startedAt !== undefined && now.born !== undefined && now.born < startedAt;
+
+  /**
+   * Whether the record accounts for what `now` holds anyway: the state before the turn of another file
+   * it puts back (a rename of a file the tracker follows), so removing it loses nothing; or a file the
+   * turn changed or removed whose state before was not kept (it may be that file renamed: /undo then
+   * removes nothing the turn made, and names them).
+   */
+  const keptElsewhere = (now: FileNow, path: string, outcome: ToolOutcome): boolean => {
+    if (now.kind !== "bytes") return false;
+    const hash = store.hash(now.bytes);
+    for (const file of files.values()) if (file.before.kind === "unknown" || (file.before.kind === "blob" && file.before.hash === hash)) return true;
+    for (const diff of outcome.diffs) {
+      if (diff.path === path) continue;
+      const kept = outcome.before?.(diff.path);
+      if (kept === undefined || outcome.hidden?.(diff.path) === true) return true;
+      if (kept !== null && kept.bytes.length === now.bytes.length && store.hash(kept.bytes) === hash) return true;
+    }
+    return false;
   };
 
   const beforeCall = async (paths: readonly string[]): Promise<void> => {
@@ -156,6 +188,11 @@ export const turnFiles = async (deps: TurnFilesDeps, place: UndoPlace, start: Hi
         before = kept === undefined ? undefined : kept === null ? { kind: "absent" } : { kind: "bytes", bytes: kept.bytes, ...modeOf(kept.mode) };
       }
       if (diff === undefined && (before === undefined || sameNow(before, now))) continue;
+      if (before?.kind === "absent" && olderThanTurn(now) && !keptElsewhere(now, path, outcome)) {
+        files.set(landed, { path: landed, before: { kind: "unknown", reason: OLDER_THAN_TURN }, after: stateOfNow(store, now) });
+        changed = true;
+        continue;
+      }
       files.set(landed, { path: landed, before: before === undefined ? notKept(diff?.note) : await keep(before), after: stateOfNow(store, now) });
       changed = true;
     }

@@ -38,7 +38,7 @@ export const readNow = async (path: string, maxBytes: number): Promise<FileNow> 
     const bytes = await handle.readFile();
     return bytes.length > maxBytes
       ? { kind: "unreadable", reason: `larger than ${sizeText(maxBytes)}, the most /undo keeps of a file` }
-      : { kind: "bytes", bytes, mode: opened.mode & PERMISSION_BITS };
+      : { kind: "bytes", bytes, mode: opened.mode & PERMISSION_BITS, ...(opened.birthtimeMs > 0 ? { born: opened.birthtimeMs } : {}) };
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent" };
