@@ -19,6 +19,20 @@ const MODELS_WAIT_MS = 300;
 export const takesEffort = (app: AppState, model: string): boolean =>
   app.config.model.reasoning ?? (app.models.reasoning().has(model) || isReasoningModelId(model));
 
+/**
+ * `session` without a reasoning effort its model no longer takes (the configuration changed since it
+ * was chosen): dropped, so no server is sent an effort it would refuse. Waits for the server's model
+ * list only when there is an effort to check.
+ */
+export const withoutStaleEffort = async (app: AppState, session: SessionInfo): Promise<SessionInfo> => {
+  if (session.effort === undefined) return session;
+  await app.models.settled();
+  if (takesEffort(app, session.model ?? app.config.model.name)) return session;
+  app.log(`session ${session.id}: reasoning effort ${session.effort} dropped: its model takes none`);
+  const changed = await app.agent.changeSettings(session.id, { effort: null });
+  return changed.isOk() ? changed.value : session;
+};
+
 /** The choices of `session` with the given model list. */
 export const choicesOf = (
   app: AppState,

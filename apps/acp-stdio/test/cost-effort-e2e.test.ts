@@ -218,3 +218,27 @@ it("offers the effort for the models the server's list says reason, and drops it
   ]);
   expect(agent.problems).toEqual([]);
 });
+
+it("drops a kept effort at load when the configuration now says the model takes none", async () => {
+  await start({});
+  configure({ model: { reasoning: true } });
+  const first = spawnAgent({ cwd: root, env: env() });
+  const sessionId = await first.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd: root, mcpServers: [] });
+    await client.request("session/set_config_option", { sessionId, configId: "effort", value: "high" });
+    return sessionId;
+  });
+  await stop(first);
+  configure({ model: { reasoning: false } });
+  const second = spawnAgent({ cwd: root, env: env() });
+  const options = await second.run(async (client) => {
+    const answer = await client.request("session/load", { sessionId, cwd: root, mcpServers: [] });
+    await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "plain" }] });
+    return answer.configOptions?.map((o) => o.category);
+  });
+  await stop(second);
+  expect(options).toEqual(["model", "mode"]);
+  expect((server.requests.at(-1)?.body as { reasoning_effort?: unknown } | undefined)?.reasoning_effort).toBeUndefined();
+  expect(second.stderr()).toContain(`session ${sessionId}: reasoning effort high dropped: its model takes none`);
+  expect([...first.problems, ...second.problems]).toEqual([]);
+});

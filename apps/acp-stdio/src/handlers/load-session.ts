@@ -6,7 +6,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { resolvePath } from "@mm/core";
 import { fullSurface, type AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
-import { settingsReply } from "../session-settings.js";
+import { settingsReply, withoutStaleEffort } from "../session-settings.js";
 import { messageIds } from "../translate/message-ids.js";
 import { replayUpdates } from "../translate/replay.js";
 import { cwdProblem } from "./new-session.js";
@@ -25,7 +25,8 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
     app.warn(`session ${shownId(params.sessionId)}: load failed: ${error}`);
     throw invalidSessionParams(params.sessionId, error);
   }
-  const { session, replay } = loaded.value;
+  const { replay } = loaded.value;
+  const session = await withoutStaleEffort(app, loaded.value.session);
   app.knownCwds.set(session.id, session.cwd);
   // Full surface: each replayed message carries its id, the tool calls their tool's name.
   const ids = fullSurface(app) ? messageIds() : undefined;

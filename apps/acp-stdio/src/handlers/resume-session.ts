@@ -6,7 +6,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
-import { settingsReply } from "../session-settings.js";
+import { settingsReply, withoutStaleEffort } from "../session-settings.js";
 import { cwdProblem } from "./new-session.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
@@ -30,7 +30,7 @@ export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequ
     app.warn(`session ${shownId(params.sessionId)}: resume failed: ${error}`);
     throw invalidSessionParams(params.sessionId, error);
   }
-  const { session } = loaded.value;
+  const session = await withoutStaleEffort(app, loaded.value.session);
   app.knownCwds.set(session.id, session.cwd);
   await app.mcp.close(session.id);
   const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers ?? []);
