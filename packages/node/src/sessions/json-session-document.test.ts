@@ -107,3 +107,21 @@ describe("a session's mode and model, signed with the user's key", () => {
     expect(decodeSessionFile(text, session.id)._unsafeUnwrapErr()).toEqual({ kind: "corrupt", message: "settingsMac: expected 64 hex digits, got 7" });
   });
 });
+
+describe("a session's cost", () => {
+  const history: History = [{ role: "system", text: "s" }];
+  const session: StoredSession = { id: "20260101-000000-0badc0de", cwd: "/w", createdAt: 0, updatedAt: 1, history, cost: 0.0375 };
+
+  it("is kept as a number of US dollars, unsigned", () => {
+    const text = encodeSessionDocument(session, "g")._unsafeUnwrap();
+    expect(JSON.parse(text).cost).toBe(0.0375);
+    expect(provenSession(decodeSessionFile(text, session.id)._unsafeUnwrap(), undefined)).toEqual(session);
+  });
+
+  it("refuses a cost that is no number of dollars", () => {
+    const text = encodeSessionDocument(session, "g")._unsafeUnwrap();
+    for (const bad of ['"0.1"', "-1", "null"]) {
+      expect(decodeSessionFile(text.replace('"cost":0.0375', `"cost":${bad}`), session.id)._unsafeUnwrapErr().kind).toBe("corrupt");
+    }
+  });
+});
