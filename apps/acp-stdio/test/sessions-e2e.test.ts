@@ -155,7 +155,7 @@ describe("sessions on disk", () => {
       expect(readFileSync(corrupt, "utf8")).toBe("{ not json");
     });
     await stop(agent);
-    expect(readdirSync(dir).filter((f) => !f.endsWith(".json"))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => !f.endsWith(".json") && f !== ".gitignore")).toEqual([]);
     expect(agent.problems).toEqual([]);
   });
 

@@ -93,7 +93,7 @@ describe("one session in two processes", () => {
       if (order === "prompts after") await holder.client.request("session/prompt", say(sessionId, "one"));
       expect(await stopReasonOf(holder.client, sessionId, "two")).toBe("end_turn");
       await holder.close();
-      expect(readdirSync(sessionsDir())).toEqual([`${sessionId}.json`]);
+      expect(readdirSync(sessionsDir()).sort()).toEqual([".gitignore", `${sessionId}.json`]);
       expect(await other.client.request("session/load", { sessionId, cwd, mcpServers: [] })).toEqual({});
       expect(userTexts(b, sessionId)).toEqual(["one", "two"]);
       expect(await stopReasonOf(other.client, sessionId, "three")).toBe("end_turn");
@@ -129,7 +129,7 @@ describe("one session in two processes", () => {
     });
     await stop(b);
     expect(userTexts(b, sessionId)).toEqual(["before the kill"]);
-    expect(readdirSync(sessionsDir())).toEqual([`${sessionId}.json`]);
+    expect(readdirSync(sessionsDir()).sort()).toEqual([".gitignore", `${sessionId}.json`]);
   });
 
   it.each(["holder first", "other first"] as const)(

@@ -126,7 +126,7 @@ describe("jsonSessionStore: appending", () => {
     const history: History = [systemMessage("s"), ...turn(1), ...turn(2)];
     await saveStepwise(s, [], history);
     expect((await s.release(cwd, ID)).isOk()).toBe(true);
-    expect((await readdir(dir())).sort()).toEqual([`${ID}.json`]);
+    expect((await readdir(dir())).sort()).toEqual([".gitignore", `${ID}.json`]);
     expect(JSON.parse(await readFile(documentPath(), "utf8")).messages).toEqual(history);
   });
 

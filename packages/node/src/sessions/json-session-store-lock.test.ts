@@ -45,7 +45,7 @@ describe("jsonSessionStore: the lock file", () => {
     expect(JSON.parse(await readFile(lockPath(), "utf8"))).toEqual(me);
     expect((await stat(lockPath())).mode & 0o777).toBe(0o600);
     await s.release(cwd, ID);
-    expect(await readdir(dir())).toEqual([`${ID}.json`]);
+    expect((await readdir(dir())).sort()).toEqual([".gitignore", `${ID}.json`]);
   });
 
   it("is taken by a load, and dropped again when the load fails", async () => {
@@ -56,7 +56,7 @@ describe("jsonSessionStore: the lock file", () => {
     await s.release(cwd, ID);
     await writeFile(join(dir(), `${ID}.json`), "{ not json");
     expect((await s.load(cwd, ID))._unsafeUnwrapErr().kind).toBe("corrupt");
-    expect(await readdir(dir())).toEqual([`${ID}.json`]);
+    expect((await readdir(dir())).sort()).toEqual([".gitignore", `${ID}.json`]);
   });
 
   it("refuses a live holder's session, busy, naming its pid, and never touches its lock", async () => {

@@ -104,7 +104,7 @@ describe("jsonSessionStore: the document", () => {
     await store().save(aSession());
     await store().save(aSession({ history: [systemMessage("v2")] }));
     expect((await store().load(cwd, ID))._unsafeUnwrap().history).toEqual([systemMessage("v2")]);
-    expect((await readdir(sessionsDir())).sort()).toEqual([`${ID}.json`, `${ID}.lock`]);
+    expect((await readdir(sessionsDir())).sort()).toEqual([".gitignore", `${ID}.json`, `${ID}.lock`]);
   });
 
   it("keeps a tool call whose input is absent", async () => {

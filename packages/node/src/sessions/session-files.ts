@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { lstatSync } from "node:fs";
-import { open, rename, unlink, type FileHandle } from "node:fs/promises";
+import { open, rename, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";
@@ -47,7 +47,17 @@ export const checkSessionsDir = async (dir: string, cwd?: string): Promise<Resul
   }
 };
 
-/** Creates the sessions dir 0700 (its missing parents with the default mode) unless it exists. */
+/**
+ * What mm writes as `.gitignore` in a sessions dir it makes: everything in it (sessions hold whole
+ * conversations, command outputs and the undo data) stays out of a commit, this file included.
+ */
+export const SESSIONS_GITIGNORE = "# Written by mm: sessions and undo data are never committed by accident.\n*\n";
+
+/**
+ * Creates the sessions dir 0700 (its missing parents with the default mode) unless it exists, with a
+ * `.gitignore` of {@link SESSIONS_GITIGNORE} in it (exclusive create: never through a link, never over
+ * a file; one that cannot be written is no failure).
+ */
 export const prepareSessionsDir = async (dir: string, cwd?: string): Promise<Result<void, string>> => {
   const exists = await checkSessionsDir(dir, cwd);
   if (exists.isErr() || exists.value) return exists.map(() => undefined);
@@ -57,6 +67,7 @@ export const prepareSessionsDir = async (dir: string, cwd?: string): Promise<Res
     if (errorCode(error) !== "EEXIST") return err(`cannot create sessions dir ${dir}: ${reasonOf(error)}`);
   }
   const created = await checkSessionsDir(dir);
+  if (created.isOk() && created.value) await writeFile(join(dir, ".gitignore"), SESSIONS_GITIGNORE, { flag: "wx", mode: 0o600 }).catch(() => undefined);
   return created.andThen((made) => (made ? ok(undefined) : err(`cannot create sessions dir ${dir}`)));
 };
 
