@@ -38,7 +38,7 @@ import { entryOffsets, indexDifferences, recordedSizes, SIZE_AT, trackedPaths, t
 import { listDirectories } from "./list-directories.js";
 import { isHiddenRelative } from "../boundary/hidden-paths.js";
 import { amongIgnored, ignoreRules, type IgnoredEntries } from "./ignore-rules.js";
-import { repositoryDefenses } from "./repo-defenses.js";
+import { objectStoreEscape, repositoryDefenses } from "./repo-defenses.js";
 import { gitEnvironment, type GitFailure } from "./run-git.js";
 import { treeWatcher, watchBudget, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
 import type { WorkTree } from "./work-tree.js";
@@ -388,7 +388,13 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       rules.excludesMoved();
     if (!gone && !full && taken !== undefined && repositories.size === 0 && [...taken.paths].every((path) => path === "" || isGitDirectory(path)))
       return ok({ kind: "none" });
-    // Listed again before every batch: the command that just ran may have defined a filter.
+    // Checked again before every batch: the command that just ran may have linked the object store
+    // out of the work tree, or defined a filter.
+    const escape = objectStoreEscape(tree.objects, tree.top);
+    if (escape !== undefined) {
+      inStep = false;
+      return err({ timedOut: false, message: `the repository's objects would be written out of it (${escape.slice(0, 200)}): its changes are not tracked` });
+    }
     const defenses = await repositoryDefenses(git.path, tree.top, git.env, timeoutMs);
     if (defenses.isErr()) {
       inStep = false;

@@ -6,6 +6,8 @@
  * repository's; then the settings git would use are read back and checked: any program left is a
  * refusal (the cwd's changes are then not reported), never a run.
  */
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { errAsync, okAsync, type ResultAsync } from "neverthrow";
 import { FORCED_SETTINGS, gitEnvironment, runGit, type GitFailure, type GitSetting } from "./run-git.js";
 
@@ -89,3 +91,27 @@ export const repositoryDefenses = (git: string, top: string, base: NodeJS.Proces
         : errAsync({ timedOut: false, message: `the repository's configuration would run a program (${left.slice(0, 120)}): its changes are not tracked` });
     });
   });
+
+/**
+ * Why git's object store at `objects` would carry the tracker's writes out of the work tree at `top`,
+ * or undefined. A command may replace `.git/objects`, or one of its fan-out directories, with a link
+ * (a sandboxed one too: `.git` is in its writable cwd); the tracker's `git add` on the host would then
+ * write objects wherever it points, past the sandbox. An `info/alternates` would make git read
+ * another repository's objects. Checked before every batch of git steps (a readdir and about 260
+ * `lstat`s, well under a millisecond); the cwd's changes are then not tracked, never written out.
+ */
+export const objectStoreEscape = (objects: string, top: string): string | undefined => {
+  try {
+    const store = lstatSync(objects, { throwIfNoEntry: false });
+    if (store === undefined) return undefined;
+    if (!store.isDirectory()) return `${objects} is not a directory (a link?)`;
+    const inside = relative(realpathSync(top), realpathSync(objects));
+    if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`)) return `${objects} lies outside the work tree`;
+    for (const name of readdirSync(objects, { withFileTypes: true })) if (name.isSymbolicLink()) return `${join(objects, name.name)} is a link`;
+    if (lstatSync(join(objects, "info", "alternates"), { throwIfNoEntry: false }) !== undefined)
+      return `${objects} borrows another repository's objects (info/alternates)`;
+    return undefined;
+  } catch (error) {
+    return `${objects} could not be checked: ${error instanceof Error ? error.message : String(error)}`;
+  }
+};

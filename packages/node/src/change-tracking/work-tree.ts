@@ -21,6 +21,8 @@ export type WorkTree = {
   readonly exclude: string;
   /** Bytes of an object id: 20 (SHA-1) or 32 (SHA-256). */
   readonly idBytes: number;
+  /** The repository's object directory, absolute: where the tracker's `git add` writes. */
+  readonly objects: string;
 };
 
 /** `git rev-parse` is quick whatever the repository's size; a generous bound, not a budget. */
@@ -48,20 +50,31 @@ export const findWorkTree = async (cwd: string, options: ChangeTrackingOptions =
       "--show-object-format",
       "--absolute-git-dir",
       "--git-common-dir",
+      "--git-path",
+      "objects",
     ],
     cwd,
     env: gitEnvironment(options.env ?? process.env),
     timeoutMs: LOCATE_TIMEOUT_MS,
   });
   if (result.isErr()) return undefined;
-  const [inside, top, prefix, index, exclude, format, gitDir, commonDir] = result.value.toString("utf8").split("\n");
-  if (inside !== "true" || top === undefined || prefix === undefined || index === undefined || exclude === undefined || top === "") return undefined;
+  const [inside, top, prefix, index, exclude, format, gitDir, commonDir, objects] = result.value.toString("utf8").split("\n");
+  if (inside !== "true" || top === undefined || prefix === undefined || index === undefined || exclude === undefined || objects === undefined || top === "")
+    return undefined;
   // The tracker writes objects into the repository: one whose git directory lies outside its work
   // tree (a `.git` file's `gitdir:`, `core.worktree`, a linked worktree) or that borrows another's
   // objects (alternates) is followed by the scan instead, as a folder outside git.
   if (gitDir === undefined || commonDir === undefined || !within(top, gitDir) || !within(top, resolve(cwd, commonDir))) return undefined;
   if (await exists(join(resolve(cwd, commonDir), "objects", "info", "alternates"))) return undefined;
-  return { cwd, top, prefix, index: resolve(cwd, index), exclude: resolve(cwd, exclude), idBytes: format === "sha256" ? 32 : 20 };
+  return {
+    cwd,
+    top,
+    prefix,
+    index: resolve(cwd, index),
+    exclude: resolve(cwd, exclude),
+    idBytes: format === "sha256" ? 32 : 20,
+    objects: resolve(cwd, objects),
+  };
 };
 
 /** Whether `path` is `dir` or inside it. */
