@@ -59,7 +59,7 @@ export type AppPorts = {
   /** Told of every MCP server's process group, started (true) and killed (false): the reaper's. */
   readonly onProcessGroup?: (pgid: number, alive: boolean) => void;
   /** Under `tools.sandbox: "workspace"`: confines a session's file system to the sandbox's boundary, given that session's cwd. */
-  readonly confineFiles?: (inner: FileSystem, cwd: () => string | undefined) => FileSystem;
+  readonly confineFiles?: (inner: FileSystem, cwd: () => string | undefined, roots?: () => readonly string[]) => FileSystem;
   /**
    * What `/undo` keeps (the "full" surface only). When absent, ports on the real disk (those with
    * `cwdProblem`) get the one in the sessions dir with `sessions.enabled`, one in memory without it;
@@ -127,7 +127,8 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
   const warn = (line: string) => warnTo(`[acp] ${line}`);
   const editorFs = editorFileSystems(peer, ports.fs);
   const confine = ports.confineFiles;
-  const sessionFs: AgentDeps["sessionFs"] = confine === undefined ? editorFs : (session) => confine(editorFs(session) ?? ports.fs, () => session.cwd);
+  const sessionFs: AgentDeps["sessionFs"] =
+    confine === undefined ? editorFs : (session) => confine(editorFs(session) ?? ports.fs, () => session.cwd, session.roots);
   const undo = undoOf(config, ports, options.stateDir);
   const permissions = permissionsFor(config, peer, options.stateDir, log, warn, ports.sandboxMode?.unavailable);
   const deps: AgentDeps = {

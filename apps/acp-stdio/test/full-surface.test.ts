@@ -39,7 +39,7 @@ describe("the full surface", () => {
     }));
     expect(init.agentCapabilities).toEqual({
       loadSession: true,
-      sessionCapabilities: { close: {}, list: {}, resume: {}, delete: {} },
+      sessionCapabilities: { close: {}, additionalDirectories: {}, list: {}, resume: {}, delete: {} },
       mcpCapabilities: { http: true, sse: true },
       auth: { logout: {} },
     });
@@ -204,7 +204,11 @@ describe("the full surface", () => {
     const t = inMemoryAcp({ config: full(false) });
     await t.run(async (agent) => {
       const init = await agent.request("initialize", { protocolVersion: 1 });
-      expect(init.agentCapabilities).toEqual({ sessionCapabilities: { close: {} }, mcpCapabilities: { http: true, sse: true }, auth: { logout: {} } });
+      expect(init.agentCapabilities).toEqual({
+        sessionCapabilities: { close: {}, additionalDirectories: {} },
+        mcpCapabilities: { http: true, sse: true },
+        auth: { logout: {} },
+      });
       for (const method of ["session/list", "session/resume", "session/delete", "session/load"]) {
         expect((await errorOf(agent.request(method, { sessionId: "x", cwd: "/w", mcpServers: [] }))).code).toBe(-32601);
       }

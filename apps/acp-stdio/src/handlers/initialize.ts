@@ -16,7 +16,7 @@ const agentCapabilities = (config: MmConfig): acp.AgentCapabilities => {
   return {
     ...(kept ? { loadSession: true } : {}),
     ...images,
-    sessionCapabilities: { close: {}, ...(kept ? { list: {}, resume: {}, delete: {} } : {}) },
+    sessionCapabilities: { close: {}, additionalDirectories: {}, ...(kept ? { list: {}, resume: {}, delete: {} } : {}) },
     mcpCapabilities: { http: true, sse: true },
     auth: { logout: {} },
   };

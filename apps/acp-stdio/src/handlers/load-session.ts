@@ -10,6 +10,7 @@ import { settingsReply, withoutStaleEffort } from "../session-settings.js";
 import { messageIds } from "../translate/message-ids.js";
 import { replayUpdates } from "../translate/replay.js";
 import { cwdProblem } from "./new-session.js";
+import { additionalDirectories } from "./additional-directories.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import { shownId } from "./shown-id.js";
 import { tellUnproven } from "../unproven-settings.js";
@@ -19,7 +20,8 @@ import { usageUpdate } from "../translate/usage.js";
 export const loadSession = async (app: AppState, params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> => {
   const problem = await cwdProblem(app, params.cwd);
   if (problem !== undefined) throw invalidSessionParams(params.sessionId, problem);
-  const loaded = await app.agent.loadSession(params.cwd, params.sessionId);
+  const roots = await additionalDirectories(app, params.cwd, params.additionalDirectories);
+  const loaded = await app.agent.loadSession(params.cwd, params.sessionId, roots.length > 0 ? { roots } : {});
   if (loaded.isErr()) {
     const error = storeErrorText(loaded.error);
     app.warn(`session ${shownId(params.sessionId)}: load failed: ${error}`);

@@ -5,6 +5,7 @@ import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply } from "../session-settings.js";
 import { withPermissionsCommand } from "../permissions/permissions-command.js";
 import { commandsUpdate } from "../translate/commands.js";
+import { additionalDirectories } from "./additional-directories.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 
 /** Why `cwd` cannot be a session's: not absolute, or (as the app's port says) not an existing directory. */
@@ -21,7 +22,9 @@ export const sendCommands = (app: AppState, sessionId: string): void =>
 
 export const newSession = async (app: AppState, params: acp.NewSessionRequest, requestId: JsonRpcId): Promise<acp.NewSessionResponse> => {
   await checkCwd(app, params.cwd);
-  const session = await app.agent.startSession(params.cwd);
+  const roots = await additionalDirectories(app, params.cwd, params.additionalDirectories);
+  const session = await app.agent.startSession(params.cwd, roots.length > 0 ? { roots } : {});
+  if (roots.length > 0) app.log(`session ${session.id}: additional directories ${roots.join(", ")}`);
   app.knownCwds.set(session.id, session.cwd);
   if (!fullSurface(app)) {
     app.log(`session ${session.id} created in ${params.cwd} (${params.mcpServers.length} MCP server(s) ignored)`);

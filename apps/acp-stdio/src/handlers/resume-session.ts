@@ -8,6 +8,7 @@ import type { AppState } from "../app-state.js";
 import { attachMcpServers } from "../session-mcp.js";
 import { settingsReply, withoutStaleEffort } from "../session-settings.js";
 import { cwdProblem } from "./new-session.js";
+import { additionalDirectories } from "./additional-directories.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 import { shownId } from "./shown-id.js";
@@ -18,13 +19,16 @@ import { usageUpdate } from "../translate/usage.js";
 export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequest, requestId: JsonRpcId): Promise<acp.ResumeSessionResponse> => {
   const problem = await cwdProblem(app, params.cwd);
   if (problem !== undefined) throw invalidSessionParams(params.sessionId, problem);
+  const roots = await additionalDirectories(app, params.cwd, params.additionalDirectories);
   const open = app.agent.session(params.sessionId);
   if (open !== undefined && open.cwd === params.cwd) {
+    // The list given is the session's from now on (none: none), as for a session loaded.
+    app.agent.setRoots(params.sessionId, roots);
     const { reply, later } = await settingsReply(app, open);
     app.afterResponse(requestId, later);
     return reply;
   }
-  const loaded = await app.agent.loadSession(params.cwd, params.sessionId);
+  const loaded = await app.agent.loadSession(params.cwd, params.sessionId, roots.length > 0 ? { roots } : {});
   if (loaded.isErr()) {
     const error = storeErrorText(loaded.error);
     app.warn(`session ${shownId(params.sessionId)}: resume failed: ${error}`);

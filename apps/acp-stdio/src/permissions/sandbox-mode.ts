@@ -43,7 +43,19 @@ export const sandboxMode = (
   void unavailable.then((why) => {
     if (why !== undefined) warn(`mm-acp: the sandbox permission mode is not offered: ${why}`);
   });
-  return { confined: { shell, fs: (inner, cwd) => sandbox.confine(inner, () => cwd) }, unavailable, ...(own !== undefined ? { own } : {}) };
+  return {
+    confined: {
+      shell,
+      fs: (inner, cwd, roots) =>
+        sandbox.confine(
+          inner,
+          () => cwd,
+          () => roots ?? [],
+        ),
+    },
+    unavailable,
+    ...(own !== undefined ? { own } : {}),
+  };
 };
 
 /** What the handlers read: whether the mode is offered, set once the check is done. */

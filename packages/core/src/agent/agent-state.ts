@@ -48,7 +48,9 @@ export type AgentDeps = {
   /** The tools every session has; the five built-in ones when absent. */
   readonly tools?: readonly Tool[] | undefined;
   /** A session's own file access for its tools (e.g. through the editor), when not `fs`. */
-  readonly sessionFs?: ((session: { readonly id: string; readonly cwd: string }) => FileSystem | undefined) | undefined;
+  readonly sessionFs?:
+    | ((session: { readonly id: string; readonly cwd: string; readonly roots?: () => readonly string[] }) => FileSystem | undefined)
+    | undefined;
   /** A line for the operator (stderr in the ACP app); nothing is logged when absent. */
   readonly log?: ((line: string) => void) | undefined;
   /**
@@ -77,6 +79,8 @@ export type LiveSession = {
   session: Session;
   /** Its tools: the agent's and its own; replaced when its own change (a running turn keeps its set). */
   toolbox: Toolbox;
+  /** The session's additional directories (ACP `additionalDirectories`), as given to session/new, load or resume (the last). */
+  roots: readonly string[];
   readonly fs: FileSystem | undefined;
   /** One controller per prompt running or queued; cancelling aborts them all. */
   readonly inFlight: Set<AbortController>;

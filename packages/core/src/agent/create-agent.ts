@@ -86,6 +86,8 @@ export type Agent = {
   readonly foldSession: (sessionId: string) => void;
   /** A snapshot of a session, if the agent has it. */
   readonly session: (sessionId: string) => SessionInfo | undefined;
+  /** Sets a live session's additional directories (a session/resume of a session open here); from its next tool call on. */
+  readonly setRoots: (sessionId: string, roots: readonly string[]) => void;
   /** Settles once every prompt queued so far has settled (and its session saved). */
   readonly whenIdle: () => Promise<void>;
   /** The slash commands a front end can offer: `/new`, `/compact`, then one per skill. */
@@ -202,6 +204,10 @@ export const createAgent = (deps: AgentDeps, settings: Partial<AgentSettings> = 
     session: (id) => {
       const live = find(id);
       return live === undefined ? undefined : infoOf(live);
+    },
+    setRoots: (id, roots) => {
+      const live = find(id);
+      if (live !== undefined) live.roots = roots;
     },
     whenIdle: () => state.queue.idle(),
     commands: () => availableCommands(deps.skills.list(), { undo: deps.undo !== undefined }),

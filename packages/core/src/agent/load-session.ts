@@ -43,7 +43,7 @@ export const loadSession = (state: AgentState, cwd: string, id: string, options:
       ...(effort !== undefined ? { effort } : {}),
       ...(cost !== undefined ? { cost } : {}),
     };
-    const live = liveSessionOf(state, sessionOf(id, cwd, history, stored.value.createdAt, settings), toolbox);
+    const live = liveSessionOf(state, sessionOf(id, cwd, history, stored.value.createdAt, settings), toolbox, options.roots);
     state.sessions.set(id, live);
     const place = state.settings.home !== undefined ? { cwd, home: state.settings.home } : { cwd };
     return ok({ live, replay: replayOf(history, live.toolbox, place), ...(unproven !== undefined ? { unproven } : {}) });

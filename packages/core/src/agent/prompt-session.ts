@@ -48,13 +48,14 @@ const turn = async (state: AgentState, live: LiveSession, flat: FlatPrompt, emit
   const outcome = await runTurn({ ...state.deps, callIds: state.callIds, warn: state.warn }, state.settings, {
     sessionId: session.id,
     cwd: session.cwd,
+    ...(live.roots.length > 0 ? { roots: live.roots } : {}),
     history: session.history,
     grants: session.grants,
     lastInputTokens: session.lastInputTokens,
     text: question,
     ...(state.settings.vision === true && flat.images.length > 0 ? { images: flat.images } : {}),
     // Outermost, so the recorder's before-states and the tracker's snapshot are taken holding the cwd.
-    toolbox: placeLockedToolbox(files === undefined ? live.toolbox : recordingToolbox(live.toolbox, files), state.places, [session.cwd]),
+    toolbox: placeLockedToolbox(files === undefined ? live.toolbox : recordingToolbox(live.toolbox, files), state.places, [session.cwd, ...live.roots]),
     mode: session.mode,
     model: session.model,
     ...(session.effort !== undefined ? { effort: session.effort } : {}),
@@ -99,7 +100,7 @@ export const promptSession = async (
   live.inFlight.add(controller);
   try {
     const { id, cwd } = live.session;
-    const flat = await flattenPrompt(blocks, cwd, state.deps.fs, state.settings.home);
+    const flat = await flattenPrompt(blocks, cwd, state.deps.fs, state.settings.home, live.roots);
     for (const path of flat.attached) state.log(`session ${id}: attached ${path}`);
     const command = slashCommandOf(flat.text);
     const undo = state.deps.undo === undefined ? undefined : undoCommandOf(flat.text);
@@ -112,7 +113,7 @@ export const promptSession = async (
         const history = live.session.history;
         if (command === "new") await newCommand(state, live, emit);
         else if (command === "compact") await compactCommand(state, live, emit, controller.signal);
-        else if (undo !== undefined) await state.places.hold([cwd], () => undoCommand(state, live, emit, undo.force, undo.count));
+        else if (undo !== undefined) await state.places.hold([cwd, ...live.roots], () => undoCommand(state, live, emit, undo.force, undo.count));
         else return ok(await turn(state, live, flat, emit, controller.signal));
         // The history rewritten: the recorded turns go to their new places, or go.
         if (command !== undefined && live.session.history !== history) await carryUndo(state, live, history);

@@ -12,6 +12,8 @@ import { systemPromptFor } from "./system-prompt-for.js";
 export type SessionOptions = {
   /** Tools of this session only (e.g. an editor's MCP servers), after the agent's; a same-named one replaces the agent's. */
   readonly tools?: readonly Tool[];
+  /** The session's additional directories (ACP `additionalDirectories`): absolute, existing; for this process only. */
+  readonly roots?: readonly string[];
 };
 
 /** The agent's tools plus the session's own, those offered now (e.g. `ask_user` only with an editor that shows forms). */
@@ -19,20 +21,20 @@ export const toolboxFor = (state: AgentState, options: SessionOptions): Toolbox 
   toolboxOf([...state.tools, ...(options.tools ?? [])].filter((tool) => tool.offered()));
 
 /** The live entry of a session value, with its tools and file access. */
-export const liveSessionOf = (state: AgentState, session: Session, toolbox: Toolbox): LiveSession => ({
-  session,
-  toolbox,
-  fs: state.deps.sessionFs?.({ id: session.id, cwd: session.cwd }),
-  inFlight: new Set(),
-  saveProblem: undefined,
-});
+export const liveSessionOf = (state: AgentState, session: Session, toolbox: Toolbox, roots: readonly string[] = []): LiveSession => {
+  // Its boundary follows the roots a later session/resume gives.
+  const made: { live?: LiveSession } = {};
+  const fs = state.deps.sessionFs?.({ id: session.id, cwd: session.cwd, roots: () => made.live?.roots ?? roots });
+  made.live = { session, toolbox, roots, fs, inFlight: new Set(), saveProblem: undefined };
+  return made.live;
+};
 
 /** Creates and registers a session in `cwd`, saved at once when there is a store. */
 export const startSession = async (state: AgentState, cwd: string, options: SessionOptions = {}): Promise<LiveSession> => {
   const id = newSessionId(state.deps.clock, state.deps.random);
   const toolbox = toolboxFor(state, options);
   const history = [systemMessage(await systemPromptFor(state, cwd, toolbox))] as const;
-  const live = liveSessionOf(state, sessionOf(id, cwd, history, state.deps.clock.now()), toolbox);
+  const live = liveSessionOf(state, sessionOf(id, cwd, history, state.deps.clock.now()), toolbox, options.roots);
   state.sessions.set(id, live);
   await persistSession(state, live);
   return live;

@@ -5,6 +5,11 @@ import type { ResultAsync } from "neverthrow";
 export type ShellRequest = {
   readonly command: string;
   readonly cwd: string;
+  /**
+   * Directories besides the cwd the command may write (the session's additional directories):
+   * a sandbox binds them writable. Absolute; none when absent.
+   */
+  readonly writable?: readonly string[];
   readonly timeoutMs: number;
   /** Output beyond this keeps its head and tail with a marker between; memory stays bounded. */
   readonly maxOutputBytes: number;

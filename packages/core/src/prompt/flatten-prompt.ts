@@ -38,8 +38,32 @@ export const blocksText = (blocks: readonly PromptBlock[]): string => {
 
 const MENTION = /(?:^|\s)@(\S+)/g;
 
-/** The prompt's text with its `resource_link`s and `@path` mentions of existing files attached. */
-export const flattenPrompt = async (blocks: readonly PromptBlock[], cwd: string, fs: FileSystem, home?: string): Promise<FlatPrompt> => {
+/**
+ * Where a mention leads: an absolute or `~` one as written; a relative one inside the cwd when it is
+ * there, else inside the first of the session's additional directories (`roots`) that has it.
+ */
+const mentionPath = async (mention: string, cwd: string, roots: readonly string[], fs: FileSystem, home?: string): Promise<string | undefined> => {
+  const relative = !mention.startsWith("/") && !mention.startsWith("~");
+  if (!relative) return resolvePath(cwd, mention, home);
+  for (const base of [cwd, ...roots]) {
+    const path = resolvePath(base, mention, home);
+    if (!isInside(base, path)) continue;
+    if ((await fs.stat(path)).isOk()) return path;
+  }
+  return undefined;
+};
+
+/**
+ * The prompt's text with its `resource_link`s and `@path` mentions of existing files attached; a
+ * relative mention resolves in the cwd, else in the session's additional directories (`roots`).
+ */
+export const flattenPrompt = async (
+  blocks: readonly PromptBlock[],
+  cwd: string,
+  fs: FileSystem,
+  home?: string,
+  roots: readonly string[] = [],
+): Promise<FlatPrompt> => {
   let text = blocksText(blocks);
   const seen = new Set<string>();
   const attached: string[] = [];
@@ -47,9 +71,8 @@ export const flattenPrompt = async (blocks: readonly PromptBlock[], cwd: string,
     const mention = match[1]!;
     if (seen.has(mention)) continue;
     seen.add(mention);
-    const path = resolvePath(cwd, mention, home);
-    const relative = !mention.startsWith("/") && !mention.startsWith("~");
-    if (relative && !isInside(cwd, path)) continue;
+    const path = await mentionPath(mention, cwd, roots, fs, home);
+    if (path === undefined) continue;
     const stat = await fs.stat(path);
     if (stat.isErr()) continue;
     const what = stat.value.kind === "directory" ? "directory" : "file";

@@ -13,21 +13,71 @@ const describeEnd = (r: ShellResult): string => {
   return `[killed by ${r.signal ?? "a signal"}]`;
 };
 
-/** Starts watching the cwd for file changes, when a tracker is there; says once why it cannot. */
-const watch = async (ctx: ToolContext): Promise<ChangeSnapshot | undefined> => {
-  if (ctx.changes === undefined) return undefined;
-  const begun = await ctx.changes.begin(ctx.cwd);
-  if (begun.isOk()) return begun.value;
-  ctx.warn(`${describeChangeTrackingError(begun.error)} (${ctx.cwd})`);
-  return undefined;
+const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+
+/**
+ * The directories a command's changes are watched in: the cwd, and each additional one not inside a
+ * directory already watched (one that holds the cwd is watched too: its changes outside the cwd).
+ */
+export const watchedDirs = (cwd: string, roots: readonly string[]): readonly string[] => {
+  const dirs: string[] = [cwd];
+  for (const root of roots) {
+    if (dirs.some((dir) => inside(root, dir))) continue;
+    for (let i = dirs.length - 1; i > 0; i--) if (inside(dirs[i]!, root)) dirs.splice(i, 1);
+    dirs.push(root);
+  }
+  return dirs;
 };
 
-const changesSince = async (snapshot: ChangeSnapshot | undefined, ctx: ToolContext): Promise<readonly FileDiff[]> => {
-  if (snapshot === undefined) return [];
-  const finished = await snapshot.finish();
-  if (finished.isOk()) return finished.value;
-  ctx.warn(`${describeChangeTrackingError(finished.error)} (${ctx.cwd})`);
-  return [];
+/** One snapshot per watched directory. */
+type Watch = { readonly dir: string; readonly snapshot: ChangeSnapshot };
+
+/** Starts watching the cwd (and the additional directories) for file changes, when a tracker is there; says once why it cannot. */
+const watch = async (ctx: ToolContext): Promise<readonly Watch[]> => {
+  const changes = ctx.changes;
+  if (changes === undefined) return [];
+  const begun = await Promise.all(
+    watchedDirs(ctx.cwd, ctx.roots ?? []).map(async (dir): Promise<Watch | undefined> => {
+      const snapshot = await changes.begin(dir);
+      if (snapshot.isOk()) return { dir, snapshot: snapshot.value };
+      ctx.warn(`${describeChangeTrackingError(snapshot.error)} (${dir})`);
+      return undefined;
+    }),
+  );
+  return begun.filter((w): w is Watch => w !== undefined);
+};
+
+/** The diffs of every watch, each path from the innermost directory watched that holds it (the cwd's own inside a directory holding it). */
+const changesSince = async (watches: readonly Watch[], ctx: ToolContext): Promise<readonly FileDiff[]> => {
+  const all: FileDiff[] = [];
+  for (const { dir, snapshot } of watches) {
+    const finished = await snapshot.finish();
+    if (finished.isErr()) {
+      ctx.warn(`${describeChangeTrackingError(finished.error)} (${dir})`);
+      continue;
+    }
+    const inner = watches.map((w) => w.dir).filter((other) => other !== dir && inside(other, dir));
+    all.push(...finished.value.filter((diff) => !inner.some((other) => inside(diff.path, other))));
+  }
+  return all;
+};
+
+/** What the snapshots kept, asked of the one whose directory holds the path. */
+const merged = <T>(
+  watches: readonly Watch[],
+  pick: (snapshot: ChangeSnapshot) => ((path: string) => T) | undefined,
+): ((path: string) => T | undefined) | undefined => {
+  const asked = watches.flatMap((w) => {
+    const f = pick(w.snapshot);
+    return f === undefined ? [] : [{ dir: w.dir, f }];
+  });
+  if (asked.length === 0) return undefined;
+  if (asked.length === 1) return asked[0]!.f;
+  return (path) => {
+    // The innermost directory that holds it: the longest.
+    const owner = asked.filter(({ dir }) => inside(path, dir)).sort((a, b) => b.dir.length - a.dir.length)[0];
+    return owner?.f(path);
+  };
 };
 
 /** The command's output with how it ended appended (`[exit code: N]`, `[cancelled]`…). */
@@ -57,18 +107,20 @@ export const bashTool = defineTool({
   title: (input) => `bash: ${input.command}`,
   run: async (input, ctx) => {
     const timeoutMs = input.timeout_seconds !== undefined ? input.timeout_seconds * 1000 : ctx.limits.bashTimeoutMs;
-    const snapshot = await watch(ctx);
+    const watches = await watch(ctx);
     const result = await ctx.shell.run({
       command: input.command,
       cwd: ctx.cwd,
+      ...(ctx.roots !== undefined && ctx.roots.length > 0 ? { writable: ctx.roots } : {}),
       timeoutMs,
       maxOutputBytes: ctx.limits.maxOutputBytes,
       signal: ctx.signal,
       ...(ctx.progress !== undefined ? { onOutput: ctx.progress } : {}),
     });
-    const diffs = await changesSince(snapshot, ctx);
-    const before = snapshot?.before;
-    const hidden = snapshot?.hidden;
+    const diffs = await changesSince(watches, ctx);
+    const before = merged(watches, (s) => s.before);
+    const hiddenOf = merged(watches, (s) => s.hidden);
+    const hidden = hiddenOf === undefined ? undefined : (path: string): boolean => hiddenOf(path) === true;
     return result.match(
       (r) => ({
         ...(r.exitCode === 0 ? completed(commandOutput(r), diffs) : failed(commandOutput(r), diffs)),

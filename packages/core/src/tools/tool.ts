@@ -30,30 +30,34 @@ export type ToolLimits = {
 /** Where relative paths of a tool call resolve: the session's cwd, and `~`. */
 export type ToolPlace = { readonly cwd: string; readonly home?: string };
 
+/** The session's additional directories (ACP `additionalDirectories`): absolute, writable like the cwd, watched for changes. */
+export type ToolRoots = { readonly roots?: readonly string[] };
+
 /** What a running tool may use: the session's place, the ports, the limits and the turn's signal. */
-export type ToolContext = ToolPlace & {
-  readonly fs: FileSystem;
-  readonly shell: Shell;
-  readonly skills: SkillCatalogue;
-  readonly limits: ToolLimits;
-  /** Aborted when the user cancels the turn. */
-  readonly signal: AbortSignal;
-  /** The session the call runs in (absent outside a turn). */
-  readonly sessionId?: string;
-  /** The call's id (`call_N`), while one runs. */
-  readonly callId?: string;
-  /** The model reads images: a tool may return them (e.g. read_file of a screenshot). */
-  readonly vision?: boolean;
-  /** Reports the files a shell command changed; absent: no diffs for commands. */
-  readonly changes?: ChangeTracker;
-  /** A line for the operator's log (each distinct line is written once). */
-  readonly warn: (line: string) => void;
-  /**
-   * Shows the user more of the call's output while it runs (the new text only, in order); absent
-   * when nobody is watching. Returns at once.
-   */
-  readonly progress?: (text: string) => void;
-};
+export type ToolContext = ToolPlace &
+  ToolRoots & {
+    readonly fs: FileSystem;
+    readonly shell: Shell;
+    readonly skills: SkillCatalogue;
+    readonly limits: ToolLimits;
+    /** Aborted when the user cancels the turn. */
+    readonly signal: AbortSignal;
+    /** The session the call runs in (absent outside a turn). */
+    readonly sessionId?: string;
+    /** The call's id (`call_N`), while one runs. */
+    readonly callId?: string;
+    /** The model reads images: a tool may return them (e.g. read_file of a screenshot). */
+    readonly vision?: boolean;
+    /** Reports the files a shell command changed; absent: no diffs for commands. */
+    readonly changes?: ChangeTracker;
+    /** A line for the operator's log (each distinct line is written once). */
+    readonly warn: (line: string) => void;
+    /**
+     * Shows the user more of the call's output while it runs (the new text only, in order); absent
+     * when nobody is watching. Returns at once.
+     */
+    readonly progress?: (text: string) => void;
+  };
 
 /** How a command a call ran ended: its exit code, or the signal that killed it. */
 export type CommandExit = { readonly code: number | null; readonly signal: string | null };

@@ -46,7 +46,7 @@ export type EngineDeps = {
 };
 
 /** A confined shell, and a session's file system confined the same way (given its cwd). */
-export type Confined = { readonly shell: Shell; readonly fs: (inner: FileSystem, cwd: string) => FileSystem };
+export type Confined = { readonly shell: Shell; readonly fs: (inner: FileSystem, cwd: string, roots?: readonly string[]) => FileSystem };
 
 /** How turns run: limits, the context window and when to compact. */
 export type TurnSettings = {
@@ -80,6 +80,8 @@ export type TurnSettings = {
 export type TurnRequest = {
   readonly sessionId: string;
   readonly cwd: string;
+  /** The session's additional directories (absolute): writable like the cwd, watched for changes. */
+  readonly roots?: readonly string[];
   readonly history: History;
   /** Tools the user allowed for the rest of the session. */
   readonly grants: ReadonlySet<string>;
@@ -167,9 +169,11 @@ export const runTurn = async (deps: EngineDeps, settings: TurnSettings, request:
   let imagesRefused = request.imagesRefused === true;
   const ctx: ToolContext = {
     cwd: request.cwd,
+    ...(request.roots !== undefined && request.roots.length > 0 ? { roots: request.roots } : {}),
     ...(settings.home !== undefined ? { home: settings.home } : {}),
     // The sandbox mode: the session's commands and file tools confined, whatever the process's shell.
-    fs: request.mode === "sandbox" && deps.confined !== undefined ? deps.confined.fs(request.fs ?? deps.fs, request.cwd) : (request.fs ?? deps.fs),
+    fs:
+      request.mode === "sandbox" && deps.confined !== undefined ? deps.confined.fs(request.fs ?? deps.fs, request.cwd, request.roots) : (request.fs ?? deps.fs),
     shell: request.mode === "sandbox" && deps.confined !== undefined ? deps.confined.shell : deps.shell,
     skills: deps.skills,
     limits: settings.limits,

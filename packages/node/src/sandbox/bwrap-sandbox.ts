@@ -29,8 +29,8 @@ export type BwrapSandbox = {
   readonly ready: Promise<Result<void, SandboxUnavailable>>;
   /** For `bashShell({ wrapper })`. */
   readonly wrapper: CommandWrapper;
-  /** A session's file system confined like its commands; `cwd` answers the session's cwd. */
-  readonly confine: (inner: FileSystem, cwd: () => string | undefined) => FileSystem;
+  /** A session's file system confined like its commands; `cwd` answers the session's cwd, `roots` its additional directories. */
+  readonly confine: (inner: FileSystem, cwd: () => string | undefined, roots?: () => readonly string[]) => FileSystem;
   /** Removes the room (the private /tmp with it); synchronous, for an `exit` handler. */
   readonly dispose: () => void;
   /** The host directory of the sandbox's private /tmp and masks, when it was made (to remove if the agent dies). */
@@ -71,8 +71,9 @@ export const bwrapSandbox = (options: BwrapSandboxOptions): BwrapSandbox => {
           if (checked.isErr()) return err(refused(checked.error));
           if (room === undefined) return err({ kind: "spawn", message: "the sandbox has no room" });
           // The cwd's `.mm` made first when absent: it is bound read-only, so the command cannot make its own.
-          await makeReadOnlyDirs(request.cwd);
-          const layout = await layoutFor(settings, room, request.cwd);
+          const roots = request.writable ?? [];
+          await makeReadOnlyDirs(request.cwd, roots);
+          const layout = await layoutFor(settings, room, request.cwd, roots);
           return ok([bwrapPath, ...bwrapArgs(layout), "--", ...bashArgv]);
         }),
       ),
@@ -92,7 +93,8 @@ export const bwrapSandbox = (options: BwrapSandboxOptions): BwrapSandbox => {
   return {
     ready,
     wrapper,
-    confine: (inner, cwd) => sandboxedFileSystem(inner, { settings, privateTmp: room?.privateTmp ?? "/nonexistent/mm-sandbox-tmp", cwd }),
+    confine: (inner, cwd, roots) =>
+      sandboxedFileSystem(inner, { settings, privateTmp: room?.privateTmp ?? "/nonexistent/mm-sandbox-tmp", cwd, ...(roots !== undefined ? { roots } : {}) }),
     privateTmp: room?.privateTmp ?? "/nonexistent/mm-sandbox-tmp",
     dispose: () => room?.remove(),
     roomDir: room?.dir,

@@ -48,16 +48,23 @@ const made = async (dir: string): Promise<void> => {
   await mkdir(dir).catch(() => undefined);
 };
 
-/** Makes the read-only directories of a session in `cwd` that are absent (the cwd's `.mm`), before its command's layout. */
-export const makeReadOnlyDirs = async (cwd: string): Promise<void> => {
-  await Promise.all(madeReadOnlyFor(cwd).map(made));
+/**
+ * Makes the read-only directories of a session in `cwd` that are absent (the cwd's `.mm`, and that of
+ * each of its additional directories, `roots`), before its command's layout.
+ */
+export const makeReadOnlyDirs = async (cwd: string, roots: readonly string[] = []): Promise<void> => {
+  await Promise.all([cwd, ...roots].flatMap(madeReadOnlyFor).map(made));
 };
 
-/** The layout for a command run in `cwd` (an existing directory). */
-export const layoutFor = async (settings: SandboxSettings, room: SandboxRoom, cwd: string): Promise<BwrapLayout> => {
-  const [hiddenPaths, protectedTargets] = await Promise.all([targets(hiddenPathsFor(settings, cwd)), targets(readOnlyPathsFor(settings, cwd))]);
+/**
+ * The layout for a command run in `cwd` (an existing directory); `roots`, the session's additional
+ * directories, are writable like it, with their own `.mm` (and sessions directory) read-only as the cwd's.
+ */
+export const layoutFor = async (settings: SandboxSettings, room: SandboxRoom, cwd: string, roots: readonly string[] = []): Promise<BwrapLayout> => {
+  const guarded = [cwd, ...roots].flatMap((dir) => readOnlyPathsFor(settings, dir));
+  const [hiddenPaths, protectedTargets] = await Promise.all([targets(hiddenPathsFor(settings, cwd)), targets(guarded)]);
   const [writable, readOnly, hiddenKinds, protectedPaths] = await Promise.all([
-    directories(settings.writable),
+    directories([...settings.writable, ...roots]),
     isWithin(settings.home, SANDBOX_TMP) ? directories([settings.home]) : Promise.resolve([]),
     Promise.all(hiddenPaths.map(kindOf)),
     // Whatever is there, a file included: a `.mm` that is a file must not be swapped for a directory.

@@ -21,21 +21,24 @@ export type FileBoundary = {
   readonly privateTmp: string;
   /** The session's cwd; undefined until the session exists (then only /tmp and tools.writable are writable). */
   readonly cwd: () => string | undefined;
+  /** The session's additional directories (ACP `additionalDirectories`): writable like the cwd, their `.mm` read-only as its. */
+  readonly roots?: () => readonly string[];
 };
 
 export const HIDDEN_MESSAGE = "hidden by the sandbox (a secret: the built-in list or tools.hidden); do not try to read it another way";
 export const READ_ONLY_MESSAGE =
   "refused by the sandbox: .mm (mm's sessions, undo data, config and skills) and the sessions directory are read-only for commands and file tools (mm writes them itself)";
 export const OUTSIDE_MESSAGE =
-  "refused by the sandbox: only the session's directory, /tmp and tools.writable are writable; write inside the project, or ask the user to add the directory to tools.writable";
+  "refused by the sandbox: only the session's directory (and the additional directories the editor gave it), /tmp and tools.writable are writable; write inside the project, or ask the user to add the directory to tools.writable";
 
 type Access = "read" | "write";
 
 const decide = async (boundary: FileBoundary, path: string, access: Access): Promise<Result<string, FsError>> => {
   const cwd = boundary.cwd();
+  const roots = cwd === undefined ? [] : (boundary.roots?.() ?? []);
   const view: SandboxView = {
     cwd: cwd ?? boundary.privateTmp,
-    writable: boundary.settings.writable,
+    writable: [...boundary.settings.writable, ...roots],
     home: boundary.settings.home,
     privateTmp: boundary.privateTmp,
   };
@@ -49,9 +52,9 @@ const decide = async (boundary: FileBoundary, path: string, access: Access): Pro
   const real = resolved.host;
   if (hidden.some((root) => isWithin(real, root))) return err({ kind: "io", path, message: HIDDEN_MESSAGE });
   if (access === "write") {
-    const writable = await Promise.all([...(cwd === undefined ? [] : [cwd]), ...boundary.settings.writable, boundary.privateTmp].map(realPathOf));
+    const writable = await Promise.all([...(cwd === undefined ? [] : [cwd]), ...roots, ...boundary.settings.writable, boundary.privateTmp].map(realPathOf));
     if (!writable.some((root) => isWithin(real, root))) return err({ kind: "io", path, message: OUTSIDE_MESSAGE });
-    const guarded = await Promise.all(readOnlyPathsFor(boundary.settings, view.cwd).map(realPathOf));
+    const guarded = await Promise.all([view.cwd, ...roots].flatMap((dir) => readOnlyPathsFor(boundary.settings, dir)).map(realPathOf));
     if (guarded.some((root) => isWithin(real, root))) return err({ kind: "io", path, message: READ_ONLY_MESSAGE });
   }
   return ok(real);

@@ -1,0 +1,32 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { nodeFileSystem } from "../files/node-file-system.js";
+import { OUTSIDE_MESSAGE, READ_ONLY_MESSAGE, sandboxedFileSystem } from "./sandboxed-file-system.js";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("sandboxedFileSystem with a session's additional directories", () => {
+  it("writes in them like the cwd, their .mm read-only like its own, and follows a later list", async () => {
+    const root = mkdtempSync(join("/var/tmp", "mm-sandboxed-roots-"));
+    made.push(root);
+    const [cwd, home, extra, other] = ["project", "home", "library", "other"].map((name) => join(root, name)) as [string, string, string, string];
+    for (const dir of [cwd, home, extra, other, join(extra, ".mm")]) mkdirSync(dir, { recursive: true });
+    let roots: readonly string[] = [extra];
+    const fs = sandboxedFileSystem(nodeFileSystem(), {
+      settings: { home, writable: [], network: false, hidden: [] },
+      privateTmp: join(root, "room/tmp"),
+      cwd: () => cwd,
+      roots: () => roots,
+    });
+    expect((await fs.writeText(join(extra, "src/a.ts"), "x")).isOk()).toBe(true);
+    expect(readFileSync(join(extra, "src/a.ts"), "utf8")).toBe("x");
+    expect((await fs.writeText(join(extra, ".mm/config.json"), "{}"))._unsafeUnwrapErr()).toMatchObject({ message: READ_ONLY_MESSAGE });
+    expect((await fs.writeText(join(other, "b.txt"), "no"))._unsafeUnwrapErr()).toMatchObject({ message: OUTSIDE_MESSAGE });
+    roots = [];
+    expect((await fs.writeText(join(extra, "src/a.ts"), "y"))._unsafeUnwrapErr()).toMatchObject({ message: OUTSIDE_MESSAGE });
+  });
+});
