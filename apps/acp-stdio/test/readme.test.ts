@@ -212,6 +212,51 @@ describe("the README's try-out, against the fake server", () => {
   );
 });
 
+describe("the README's transcript (What a turn looks like)", () => {
+  it("is what the agent does with docs/demo/readme-turn.json in docs/demo/hello: the same calls, outputs and answer", { timeout: 60_000 }, async () => {
+    const transcript = blocks(section(README, "## What a turn looks like"), "console")[0] ?? "";
+    const drive = /^\$ (.*)$/m.exec(transcript)?.[1] ?? "";
+    const env = Object.fromEntries([...drive.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+    const port = /127\.0\.0\.1:(\d+)\//.exec(env.MM_BASE_URL ?? "")?.[1];
+    const serve = `corepack pnpm exec tsx packages/fake-openai/src/cli.ts --port ${port} --script docs/demo/readme-turn.json &`;
+    expect(section(README, "## What a turn looks like").replace(/\s+/g, " ")).toContain(serve);
+    const cwd = join(REPO, "docs/demo/hello");
+    const agentCommand = /--agent "node ([^"]+)"/.exec(drive)?.[1];
+    expect(resolve(cwd, agentCommand!)).toBe(BIN);
+    const server = await startServer(serve.replace(`--port ${port}`, `--port ${await freePort()}`));
+    try {
+      const url = /listening on (\S+)/.exec(server.stderr())![1]!;
+      const agent = spawnAgent({ cwd, env: { ...env, MM_BASE_URL: url, HOME: mkdtempSync(join(tmpdir(), "mm-transcript-")) } });
+      const answer = await agent.run(async (client) => {
+        const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+        await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: /exec "([^"]+)"/.exec(drive)![1]! }] });
+        return agent.textOf(sessionId);
+      });
+      await stop(agent);
+      // What acpx prints of it: the answer's text, each call's title and output (indented four spaces, blank lines left out).
+      expect(transcript).toContain(`Let me look around.\n[tool] bash: ls -R (pending)`);
+      expect(transcript).toContain(`\n${answer.replace(/^Let me look around\./, "").trim()}\n[done] end_turn`);
+      const outputs = agent.updates
+        .map((u) => u.update)
+        .filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed")
+        .map((u) => JSON.stringify(u));
+      expect(outputs).toHaveLength(2);
+      const shown = (text: string) =>
+        text
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => `    ${line}`)
+          .join("\n");
+      const [ls, read] = outputs.map((o) => JSON.parse(o) as { content: { content: { text: string } }[] });
+      expect(transcript.replace(/\n\n/g, "\n")).toContain(shown(ls!.content[0]!.content.text));
+      expect(transcript).toContain(shown(read!.content[0]!.content.text));
+      expect(agent.permissions.map((p) => p.toolCall.title)).toEqual(["bash: ls -R", "read_file: package.json"]);
+    } finally {
+      await server.kill();
+    }
+  });
+});
+
 /** The config file's keys, `section.key`, from the schema the agent checks files with. */
 const configKeys = (): string[] => {
   const sections = (configFileSchema.jsonSchema as { properties: Record<string, { properties?: Record<string, unknown> }> }).properties;
