@@ -124,6 +124,28 @@ describe("additionalDirectories", () => {
     },
   );
 
+  it("without the sandbox too, a command's change in an additional directory shows its diff and /undo puts it back", async () => {
+    writeFileSync(join(extra, "a.txt"), "library\n");
+    server.enqueue(
+      toolCalls([{ name: "bash", arguments: { command: `echo changed > ${join(extra, "a.txt")} && echo new > ${join(extra, "b.txt")}` } }]),
+      text("done"),
+    );
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [], additionalDirectories: [extra] });
+      await prompt(client, sessionId, "change the library");
+      expect(readFileSync(join(extra, "a.txt"), "utf8")).toBe("changed\n");
+      await prompt(client, sessionId, "/undo");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(endedCalls(agent)[0]?.content).toContainEqual({ type: "diff", path: join(extra, "a.txt"), oldText: "library\n", newText: "changed\n" });
+    expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 1 removed/);
+    expect(readFileSync(join(extra, "a.txt"), "utf8")).toBe("library\n");
+    expect(existsSync(join(extra, "b.txt"))).toBe(false);
+    expect(agent.problems).toEqual([]);
+  });
+
   it("a relative @path resolves in an additional directory when the cwd has no such file", async () => {
     writeFileSync(join(extra, "notes.md"), "# notes\n");
     const agent = spawn();
