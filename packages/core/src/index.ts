@@ -20,12 +20,12 @@ export {
   type SettingsChange,
   type UnknownSession,
 } from "./agent/index.js";
-export { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "./session/permission-mode.js";
+export { isPermissionMode, PERMISSION_MODES, type PermissionMode } from "./vocabulary/permission-mode.js";
 export { titleOf, titleOfHistory } from "./session/title.js";
 export type { Emit, NoticeSeverity, TurnEvent } from "./turn/events.js";
 export type { Confined, StopReason, TurnCounts } from "./turn/run-turn.js";
 export { stepCost, type Pricing } from "./turn/step-cost.js";
-export type { ToolCallView } from "./turn/tool-call-view.js";
+export type { ToolCallView, ToolKind } from "./vocabulary/tool-call-view.js";
 export { redactDeep, type Redact } from "./turn/redact.js";
 export type { ReplayItem } from "./session/replay.js";
 export type { PromptBlock } from "./prompt/prompt-blocks.js";
@@ -43,7 +43,6 @@ export {
   type ToolCategory,
   type ToolContext,
   type ToolDefinition,
-  type ToolKind,
   type ToolLimits,
   type ToolOutcome,
   type ToolPlace,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { SUMMARY_SYSTEM_PROMPT } from "../src/compaction/summary-request.js";
 import { errorReply, textReply, toolReply } from "../src/testing/index.js";
-import { estimateTokens } from "../src/turn/token-estimate.js";
+import { estimateTokens } from "../src/history/token-estimate.js";
 import { harness } from "./harness.js";
 
 const say = (t: string) => [{ type: "text" as const, text: t }];

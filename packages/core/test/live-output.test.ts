@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { textReply, toolReply } from "../src/testing/index.js";
 import type { TurnEvent } from "../src/turn/events.js";
-import { estimateTokens } from "../src/turn/token-estimate.js";
+import { estimateTokens } from "../src/history/token-estimate.js";
 import { harness } from "./harness.js";
 
 const say = (t: string) => [{ type: "text" as const, text: t }];

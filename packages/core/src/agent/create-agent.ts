@@ -8,14 +8,14 @@ import { availableCommands, type AvailableCommand } from "../commands/slash-comm
 import type { History } from "../history/message.js";
 import type { PromptBlock } from "../prompt/prompt-blocks.js";
 import { createCallIds } from "../session/call-ids.js";
-import type { PermissionMode } from "../session/permission-mode.js";
+import type { PermissionMode } from "../vocabulary/permission-mode.js";
 import type { ReplayItem } from "../session/replay.js";
 import type { StoredSession, StoredSessionSummary } from "../ports/session-store.js";
 import { createPlaceLock } from "../session/place-lock.js";
 import { createTurnQueues } from "../session/turn-queue.js";
 import { builtinTools } from "../tools/builtin-tools.js";
 import type { Emit } from "../turn/events.js";
-import { estimateTokens } from "../turn/token-estimate.js";
+import { estimateTokens } from "../history/token-estimate.js";
 import { cancelLive, forgetLive, type AgentDeps, type AgentSettings, type AgentState, type LiveSession } from "./agent-state.js";
 import { closeAgent, releaseStored } from "./close-agent.js";
 import { DEFAULT_AGENT_SETTINGS } from "./default-settings.js";

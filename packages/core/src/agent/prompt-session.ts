@@ -12,7 +12,7 @@ import { titleOf } from "../session/title.js";
 import { resolveSkillNotation } from "../skills/skill-notation.js";
 import type { Emit } from "../turn/events.js";
 import { runTurn, type StopReason } from "../turn/run-turn.js";
-import { placeLockedToolbox } from "../tools/place-locked-toolbox.js";
+import { placeLockedToolbox } from "../session/place-locked-toolbox.js";
 import { recordingToolbox } from "../undo/recording-toolbox.js";
 import { lastTurnIndex } from "../undo/undo-log.js";
 import type { AgentState, LiveSession } from "./agent-state.js";

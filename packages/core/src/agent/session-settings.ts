@@ -3,7 +3,7 @@
  * permission mode. A change takes effect at the next model step (a running turn keeps what it
  * started with) and is saved with the session.
  */
-import type { PermissionMode } from "../session/permission-mode.js";
+import type { PermissionMode } from "../vocabulary/permission-mode.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession } from "./persist.js";
 

@@ -9,7 +9,7 @@ import { describeStoreError } from "../ports/session-store.js";
 import { newSessionId } from "../session/session-id.js";
 import type { Emit } from "../turn/events.js";
 import { stepCost } from "../turn/step-cost.js";
-import { estimateTokens } from "../turn/token-estimate.js";
+import { estimateTokens } from "../history/token-estimate.js";
 import type { AgentState, LiveSession } from "./agent-state.js";
 import { persistSession, saveHistory, tellUnsaved } from "./persist.js";
 

@@ -3,8 +3,8 @@ import { err, ok, type Result } from "neverthrow";
 import { summaryMessage, userMessage, type History } from "../history/message.js";
 import type { Clock } from "../ports/clock.js";
 import type { Model, Usage } from "../ports/model.js";
-import { runModelStep } from "../turn/model-step.js";
-import { estimateTokens } from "../turn/token-estimate.js";
+import { runModelStep } from "../model/model-step.js";
+import { estimateTokens } from "../history/token-estimate.js";
 import { SUMMARY_SYSTEM_PROMPT, summaryRequestText } from "./summary-request.js";
 
 /** How a compaction went: compacted (with the new history and figures), nothing to do, or failed. */

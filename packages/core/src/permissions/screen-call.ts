@@ -3,7 +3,7 @@
  * `ask` (asked whatever the mode, except `all`), `run` (runs unasked: every simple command matches an
  * allow rule), or `default` (the mode decides). `offer` is the rule the dialog may offer.
  */
-import type { PermissionMode } from "../session/permission-mode.js";
+import type { PermissionMode } from "../vocabulary/permission-mode.js";
 import { alwaysAsked, outside, type Place } from "./always-ask.js";
 import type { CommandShape, SimpleCommand } from "./command-shape.js";
 import { matchesRule, RUNS_OTHER_COMMANDS, ruleFor } from "./command-rule.js";

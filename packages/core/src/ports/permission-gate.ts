@@ -1,6 +1,6 @@
 /** The PermissionGate port: asks the user before a tool touches the machine. */
-import type { PermissionMode } from "../session/permission-mode.js";
-import type { ToolCallView } from "../turn/tool-call-view.js";
+import type { PermissionMode } from "../vocabulary/permission-mode.js";
+import type { ToolCallView } from "../vocabulary/tool-call-view.js";
 
 /** The user's answer: once, always for that tool in that session, or no. */
 export type PermissionDecision = "allow" | "allow_always" | "reject";

@@ -5,7 +5,7 @@
  */
 import type { ResultAsync } from "neverthrow";
 import type { History } from "../history/message.js";
-import type { PermissionMode } from "../session/permission-mode.js";
+import type { PermissionMode } from "../vocabulary/permission-mode.js";
 
 /** A session as kept on disk. */
 export type StoredSession = {

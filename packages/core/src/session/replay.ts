@@ -1,10 +1,12 @@
 /** What a `session/load` replays: one item per stored element, in order, the system prompt left out. */
 import type { FileDiff, History, ImageData, ToolCall, ToolResultMessage } from "../history/message.js";
-import type { PlanEntry, PreparedCall, ToolKind, ToolOutcome, ToolPlace } from "../tools/tool.js";
+import type { PlanEntry, PreparedCall, ToolOutcome, ToolPlace } from "../tools/tool.js";
+import type { ToolKind } from "../vocabulary/tool-call-view.js";
 
 const TOOL_KINDS: ReadonlySet<string> = new Set<ToolKind>(["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]);
 import type { Toolbox } from "../tools/toolbox.js";
-import { bareView, type ToolCallView } from "../turn/tool-call-view.js";
+import { bareView } from "../tools/bare-view.js";
+import type { ToolCallView } from "../vocabulary/tool-call-view.js";
 
 /** One element of a replay. */
 export type ReplayItem =

@@ -3,7 +3,7 @@
  * what the user chose for it (title, model, permission mode).
  */
 import type { History } from "../history/message.js";
-import type { PermissionMode } from "./permission-mode.js";
+import type { PermissionMode } from "../vocabulary/permission-mode.js";
 
 /** One conversation. Replaced, never changed in place, as turns and commands run. */
 export type Session = {

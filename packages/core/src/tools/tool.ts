@@ -12,9 +12,7 @@ import type { Shell } from "../ports/shell.js";
 import type { SkillCatalogue } from "../ports/skill-catalogue.js";
 import { inputProblemText } from "../schema/problem-text.js";
 import type { Schema } from "../schema/schema.js";
-
-/** How an editor shows a call (ACP's tool kinds). */
-export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+import type { ToolKind } from "../vocabulary/tool-call-view.js";
 
 /** What a call that ran counts as in the turn's summary line: commands, file operations or skills. */
 export type ToolCategory = "command" | "file" | "skill";

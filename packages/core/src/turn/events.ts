@@ -1,6 +1,6 @@
 /** What the engine tells its front end while a turn runs. */
 import type { PlanEntry, ToolOutcome } from "../tools/tool.js";
-import type { ToolCallView } from "./tool-call-view.js";
+import type { ToolCallView } from "../vocabulary/tool-call-view.js";
 
 /** How much a notice matters to the user. */
 export type NoticeSeverity = "info" | "warning" | "error";

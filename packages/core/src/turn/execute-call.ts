@@ -1,12 +1,14 @@
 /** One tool call of a model step: loop check, input check, preview, permission, execution. */
 import type { ToolCall, ToolResultMessage } from "../history/message.js";
 import type { PermissionGate } from "../ports/permission-gate.js";
-import { modeAsks, type PermissionMode } from "../session/permission-mode.js";
+import { modeAsks } from "../permissions/mode-asks.js";
+import type { PermissionMode } from "../vocabulary/permission-mode.js";
 import type { ToolCategory, ToolContext, ToolOutcome } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import type { Emit } from "./events.js";
 import type { LoopDetector } from "./loop-detector.js";
-import { bareView, type ToolCallView } from "./tool-call-view.js";
+import { bareView } from "../tools/bare-view.js";
+import type { ToolCallView } from "../vocabulary/tool-call-view.js";
 
 /** What became of one call. */
 export type CallOutcome = {

@@ -15,18 +15,18 @@ import type { PermissionGate } from "../ports/permission-gate.js";
 import type { Shell } from "../ports/shell.js";
 import type { SkillCatalogue } from "../ports/skill-catalogue.js";
 import type { CallIds } from "../session/call-ids.js";
-import type { PermissionMode } from "../session/permission-mode.js";
+import type { PermissionMode } from "../vocabulary/permission-mode.js";
 import type { ToolCategory, ToolContext, ToolLimits } from "../tools/tool.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import type { Emit } from "./events.js";
 import { stepCost, type Pricing } from "./step-cost.js";
 import { executeCall, refusedCall, type CallOutcome } from "./execute-call.js";
 import { createLoopDetector } from "./loop-detector.js";
-import { runModelStep } from "./model-step.js";
+import { runModelStep } from "../model/model-step.js";
 import { DEFAULT_IMAGE_BUDGET, imageBytesOf, withBoundedImages, type ImageBudget } from "../history/image-budget.js";
 import { redactDeep, type Redact } from "./redact.js";
-import { bareView } from "./tool-call-view.js";
-import { estimateTokens } from "./token-estimate.js";
+import { bareView } from "../tools/bare-view.js";
+import { estimateTokens } from "../history/token-estimate.js";
 
 /** The ports a turn uses. */
 export type EngineDeps = {

@@ -7,7 +7,8 @@
  * checks, titles, previews.
  */
 import type { ChangeSnapshot } from "../ports/change-tracker.js";
-import type { PreparedCall, Tool, ToolContext, ToolKind, ToolOutcome } from "../tools/tool.js";
+import type { PreparedCall, Tool, ToolContext, ToolOutcome } from "../tools/tool.js";
+import type { ToolKind } from "../vocabulary/tool-call-view.js";
 import { toolboxOf, type Toolbox } from "../tools/toolbox.js";
 import type { TurnFiles } from "./turn-files.js";
 

@@ -1,7 +1,8 @@
 /** How a tool call is shown to the user: the title, kind and places the editor displays. */
-import type { FileDiff, ToolCall } from "../history/message.js";
-import type { ToolKind } from "../tools/tool.js";
-import type { Toolbox } from "../tools/toolbox.js";
+import type { FileDiff } from "../history/message.js";
+
+/** How an editor shows a call (ACP's tool kinds). */
+export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
 
 /** A tool call as the user sees it, from pending to done. */
 export type ToolCallView = {
@@ -17,15 +18,3 @@ export type ToolCallView = {
   /** The tool reports output while the call runs (`tool-output` events), as a terminal would. */
   readonly streamsOutput?: boolean;
 };
-
-/** The view of a call before (or without) its input being checked: titled by the tool's name. */
-export const bareView = (call: ToolCall, toolbox: Toolbox): ToolCallView => ({
-  id: call.id,
-  name: call.name,
-  title: call.name,
-  kind: toolbox.byName.get(call.name)?.kind ?? "execute",
-  input: call.input,
-  locations: [],
-  diffs: [],
-  ...(toolbox.byName.get(call.name)?.streamsOutput === true ? { streamsOutput: true } : {}),
-});

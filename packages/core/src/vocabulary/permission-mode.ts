@@ -5,8 +5,6 @@
  * where bubblewrap runs: commands run confined and the permission rules let them through unasked,
  * file tools inside the cwd too; what the rules always ask about, and other tools, still ask).
  */
-import type { Tool } from "../tools/tool.js";
-
 /** A session's permission mode. */
 export type PermissionMode = "ask" | "edits" | "all" | "sandbox";
 
@@ -29,11 +27,3 @@ export const PERMISSION_MODES: readonly { readonly id: PermissionMode; readonly 
 
 /** True for one of the modes' ids. */
 export const isPermissionMode = (value: unknown): value is PermissionMode => PERMISSION_MODES.some((mode) => mode.id === value);
-
-/** Whether a call of `tool` waits for the user under `mode` (given no "always allow" for it). */
-export const modeAsks = (mode: PermissionMode, tool: Tool): boolean => {
-  if (!tool.gated) return false;
-  if (mode === "all") return false;
-  if (mode === "edits") return tool.counts !== "file";
-  return true;
-};

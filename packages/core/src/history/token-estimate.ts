@@ -1,5 +1,5 @@
 /** A cheap token estimate (about four characters a token) for when the model reports none. */
-import type { Message } from "../history/message.js";
+import type { Message } from "./message.js";
 
 const sizeOf = (m: Message): number => {
   switch (m.role) {

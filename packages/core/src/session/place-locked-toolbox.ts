@@ -1,13 +1,13 @@
 /**
- * A session's toolbox whose calls run holding its places (session/place-lock.ts): with sessions side
+ * A session's toolbox whose calls run holding its places (`place-lock.ts`): with sessions side
  * by side, two sessions sharing a cwd never run tools at once, so a command's change tracker (and
  * `/undo`'s recorder) sees only what its own call changed. Everything before the run (checks,
  * previews, the permission dialog) is not held; a call whose turn was cancelled while it waited does
  * not start. A tool touching no file (`placeFree`: `ask_user`, which waits for the user) holds nothing.
  */
-import type { PlaceLock } from "../session/place-lock.js";
-import type { PreparedCall, Tool, ToolOutcome } from "./tool.js";
-import { toolboxOf, type Toolbox } from "./toolbox.js";
+import type { PlaceLock } from "./place-lock.js";
+import type { PreparedCall, Tool, ToolOutcome } from "../tools/tool.js";
+import { toolboxOf, type Toolbox } from "../tools/toolbox.js";
 
 const CANCELLED: ToolOutcome = { status: "failed", output: "[cancelled]", diffs: [] };
 
