@@ -58,7 +58,7 @@ export const prompt = async (app: AppState, params: acp.PromptRequest, requestId
   try {
     const result = await app.agent.prompt(sessionId, promptBlocksOf(params.prompt), emit);
     if (result.isErr()) throw invalidSessionParams(sessionId, result.error.kind === "unknown-session" ? "unknown session" : result.error.reason);
-    // The session file made whole (issue 28) once the answer is on its way to the editor, not before.
+    // The session file made whole (its journal folded in) once the answer is on its way to the editor, not before.
     if (requestId !== undefined) app.afterResponse(requestId, () => setImmediate(() => app.agent.foldSession(sessionId)));
     // The failure's words can quote a secret (a model server's error echoing the key, a URL's credentials).
     if (result.value.stopReason === "failed") throw internalError(app.secrets?.redact(result.value.error) ?? result.value.error);

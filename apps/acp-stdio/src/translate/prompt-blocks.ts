@@ -1,4 +1,4 @@
-/** ACP prompt content blocks → the core's prompt blocks (text, resource_link; the rest ignored). */
+/** ACP prompt content blocks → the core's prompt blocks (text, resource_link, image; the rest `other`, which the core ignores). */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { PromptBlock } from "@mm/core";
 

@@ -1,7 +1,10 @@
-/** The process-wide tool-call id counter: `call_1`, `call_2`, … never reset, never repeated. */
+/**
+ * An agent's tool-call id counter: `call_1`, `call_2`, … one per `createAgent` (shared by all its
+ * sessions; `mm-acp` makes one agent a process), never reset, never repeated.
+ */
 import type { History } from "../history/message.js";
 
-/** The process-wide counter of tool-call ids. */
+/** An agent's counter of tool-call ids. */
 export type CallIds = {
   readonly next: () => string;
   /** Moves the counter past the highest `call_N` of a history, so a loaded session never repeats an id. */
