@@ -90,16 +90,19 @@ describe("additionalDirectories", () => {
     "under the sandbox, a tool writes into an additional directory, a command's change there shows its diff, /undo puts it back",
     async () => {
       writeFileSync(join(extra, "a.txt"), "library\n");
+      writeFileSync(join(extra, ".env"), "TOKEN=library-secret\n");
       writeFileSync(join(outside, "o.txt"), "outside\n");
       server.enqueue(
         toolCalls([
           { name: "write_file", arguments: { path: join(extra, "new.txt"), content: "made\n" } },
+          { name: "bash", arguments: { command: `cat ${join(extra, ".env")}; echo end` } },
+          { name: "read_file", arguments: { path: join(extra, ".env") } },
           { name: "bash", arguments: { command: `echo changed > ${join(extra, "a.txt")}` } },
           { name: "bash", arguments: { command: `echo no > ${join(outside, "o.txt")}` } },
         ]),
         text("done"),
       );
-      const agent = spawn({ tools: { sandbox: "workspace" } });
+      const agent = spawn({ tools: { sandbox: "workspace", hidden: [".env"] } });
       const sessionId = await agent.run(async (client) => {
         const { sessionId } = await client.request("session/new", { cwd, mcpServers: [], additionalDirectories: [extra] });
         await prompt(client, sessionId, "change the library");
@@ -109,7 +112,11 @@ describe("additionalDirectories", () => {
         return sessionId;
       });
       await stop(agent);
-      const [write, bash, bashOutside] = endedCalls(agent);
+      const [write, catEnv, readEnv, bash, bashOutside] = endedCalls(agent);
+      // tools.hidden's `.env` is hidden in the additional directory as in the cwd.
+      expect(JSON.stringify(catEnv?.content)).not.toContain("library-secret");
+      expect(readEnv?.status).toBe("failed");
+      expect(JSON.stringify(readEnv?.content)).not.toContain("library-secret");
       expect(write?.status).toBe("completed");
       expect(bash?.status).toBe("completed");
       expect(bash?.content).toContainEqual({ type: "diff", path: join(extra, "a.txt"), oldText: "library\n", newText: "changed\n" });

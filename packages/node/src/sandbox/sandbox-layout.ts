@@ -58,11 +58,14 @@ export const makeReadOnlyDirs = async (cwd: string, roots: readonly string[] = [
 
 /**
  * The layout for a command run in `cwd` (an existing directory); `roots`, the session's additional
- * directories, are writable like it, with their own `.mm` (and sessions directory) read-only as the cwd's.
+ * directories, are writable like it, with their own `.mm` (and sessions directory) read-only and their
+ * `tools.hidden` relative entries hidden, as the cwd's.
  */
 export const layoutFor = async (settings: SandboxSettings, room: SandboxRoom, cwd: string, roots: readonly string[] = []): Promise<BwrapLayout> => {
   const guarded = [cwd, ...roots].flatMap((dir) => readOnlyPathsFor(settings, dir));
-  const [hiddenPaths, protectedTargets] = await Promise.all([targets(hiddenPathsFor(settings, cwd)), targets(guarded)]);
+  // `tools.hidden` relative entries apply in each additional directory as in the cwd (`.env` there too).
+  const hiddenAll = [...new Set([cwd, ...roots].flatMap((dir) => hiddenPathsFor(settings, dir)))];
+  const [hiddenPaths, protectedTargets] = await Promise.all([targets(hiddenAll), targets(guarded)]);
   const [writable, readOnly, hiddenKinds, protectedPaths] = await Promise.all([
     directories([...settings.writable, ...roots]),
     isWithin(settings.home, SANDBOX_TMP) ? directories([settings.home]) : Promise.resolve([]),

@@ -42,7 +42,10 @@ const decide = async (boundary: FileBoundary, path: string, access: Access): Pro
     home: boundary.settings.home,
     privateTmp: boundary.privateTmp,
   };
-  const [resolved, hidden] = await Promise.all([resolveInView(view, path), Promise.all(hiddenPathsFor(boundary.settings, view.cwd).map(realPathOf))]);
+  const [resolved, hidden] = await Promise.all([
+    resolveInView(view, path),
+    Promise.all([...new Set([view.cwd, ...roots].flatMap((dir) => hiddenPathsFor(boundary.settings, dir)))].map(realPathOf)),
+  ]);
   if (resolved.kind === "loop") return err({ kind: "io", path, message: "too many levels of symbolic links" });
   if (resolved.kind === "dangling") {
     return access === "write"

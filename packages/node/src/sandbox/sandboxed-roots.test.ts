@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { nodeFileSystem } from "../files/node-file-system.js";
-import { OUTSIDE_MESSAGE, READ_ONLY_MESSAGE, sandboxedFileSystem } from "./sandboxed-file-system.js";
+import { writeFileSync } from "node:fs";
+import { HIDDEN_MESSAGE, OUTSIDE_MESSAGE, READ_ONLY_MESSAGE, sandboxedFileSystem } from "./sandboxed-file-system.js";
 
 const made: string[] = [];
 afterAll(() => {
@@ -17,7 +18,7 @@ describe("sandboxedFileSystem with a session's additional directories", () => {
     for (const dir of [cwd, home, extra, other, join(extra, ".mm")]) mkdirSync(dir, { recursive: true });
     let roots: readonly string[] = [extra];
     const fs = sandboxedFileSystem(nodeFileSystem(), {
-      settings: { home, writable: [], network: false, hidden: [] },
+      settings: { home, writable: [], network: false, hidden: [".env"] },
       privateTmp: join(root, "room/tmp"),
       cwd: () => cwd,
       roots: () => roots,
@@ -26,6 +27,9 @@ describe("sandboxedFileSystem with a session's additional directories", () => {
     expect(readFileSync(join(extra, "src/a.ts"), "utf8")).toBe("x");
     expect((await fs.writeText(join(extra, ".mm/config.json"), "{}"))._unsafeUnwrapErr()).toMatchObject({ message: READ_ONLY_MESSAGE });
     expect((await fs.writeText(join(other, "b.txt"), "no"))._unsafeUnwrapErr()).toMatchObject({ message: OUTSIDE_MESSAGE });
+    // tools.hidden's relative entries apply there as in the cwd.
+    writeFileSync(join(extra, ".env"), "TOKEN=1");
+    expect((await fs.readText(join(extra, ".env")))._unsafeUnwrapErr()).toMatchObject({ message: HIDDEN_MESSAGE });
     roots = [];
     expect((await fs.writeText(join(extra, "src/a.ts"), "y"))._unsafeUnwrapErr()).toMatchObject({ message: OUTSIDE_MESSAGE });
   });
