@@ -4,7 +4,7 @@
  * turns refuses the whole, naming the turn, until `/undo N force`; more turns than the conversation has
  * changes nothing.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -126,5 +126,45 @@ describe("/undo N", () => {
     expect(sessionFile(sessionId).messages).toHaveLength(1);
     expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(4);
     expect(agent.problems).toEqual([]);
+  });
+
+  it("a file that cannot be written back stops at its turn: the later turns are taken out, that one stays to be finished", async () => {
+    const outside = tempDir("undo-n-outside");
+    mkdirSync(join(cwd, "dir"));
+    writeFileSync(join(cwd, "dir/a.txt"), "mine\n");
+    writeFileSync(join(cwd, "b.txt"), "bee\n");
+    const agent = spawn();
+    const sessionId = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo one > dir/a.txt" } }]), text("one"));
+      await prompt(client, sessionId, "turn one");
+      server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo two > b.txt" } }]), text("two"));
+      await prompt(client, sessionId, "turn two");
+      // The directory is a link out of the project now, to a file with what the turn left: no conflict, but never written through.
+      writeFileSync(join(outside, "a.txt"), "one\n");
+      rmSync(join(cwd, "dir"), { recursive: true });
+      symlinkSync(outside, join(cwd, "dir"));
+      await prompt(client, sessionId, "/undo 2");
+      const chunk = lastChunk(agent, sessionId);
+      expect(chunk).toMatch(
+        /^↩ undo not finished: 1 of 2 turns taken back; the 2nd to last turn \("turn one"\): 0 file\(s\) restored, 0 removed, but 1 could not be restored:\n/,
+      );
+      expect(chunk).toContain(`- ${join(cwd, "dir/a.txt")}: `);
+      expect(chunk).toContain("That turn stays in the conversation");
+      expect(read("b.txt")).toBe("bee\n");
+      expect(readFileSync(join(outside, "a.txt"), "utf8")).toBe("one\n");
+      // The last turn is out; the first stays, with its record.
+      expect(sessionFile(sessionId).messages).toHaveLength(5);
+      // Put right, /undo finishes it.
+      rmSync(join(cwd, "dir"));
+      mkdirSync(join(cwd, "dir"));
+      writeFileSync(join(cwd, "dir/a.txt"), "one\n");
+      await prompt(client, sessionId, "/undo");
+      return sessionId;
+    });
+    await stop(agent);
+    expect(lastChunk(agent, sessionId)).toMatch(/^↩ undid the last turn: 1 file\(s\) restored, 0 removed, history back to 0 message\(s\)\./);
+    expect(read("dir/a.txt")).toBe("mine\n");
+    expect(agent.problems.filter((line) => !line.includes("could not restore"))).toEqual([]);
   });
 });

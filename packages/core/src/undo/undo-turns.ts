@@ -105,7 +105,7 @@ export const turnsUnfinishedLine = (
   return (
     `↩ undo not finished: ${nth - 1} of ${count} turns taken back; ${turnName(nth, question)}: ${done.restored} file(s) restored, ${done.removed} removed, ` +
     `but ${done.failed.length} could not be restored:${listed(done.failed)}\n` +
-    `That turn${left > 1 ? " and those before it" : ""} stay in the conversation, and what those files held before it is kept with it: send ${again} again once they can be written, ` +
+    `That turn${left > 1 ? " and those before it stay" : " stays"} in the conversation, and what those files held before it is kept with it: send ${again} again once they can be written, ` +
     `or ${again} force to take ${left > 1 ? "them" : "it"} out anyway (they stay as they are, and files changed since are put back too).`
   );
 };
