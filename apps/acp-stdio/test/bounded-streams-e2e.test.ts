@@ -222,4 +222,22 @@ describe("a redirect from the model server", () => {
     expect(chats).toHaveLength(2);
     expect(chats.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
   });
+
+  it("within its origin but to an address with a user and password: refused in one line that shows neither, asked once", async () => {
+    const server = await fake();
+    const withUser = server.url.replace("http://", "http://someone:pass-4242@");
+    server.enqueue(status(307, { moved: true }, { location: `${withUser}/chat/completions?token=abc` }));
+    const cwd = tempDir("redirect-credentials");
+    const agent = spawnAgent({ cwd, env: { MM_BASE_URL: server.url, MM_MODEL: "fake-model", OPENAI_API_KEY: KEY, XDG_CONFIG_HOME: cwd } });
+    const error = await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+      return failedPrompt(client, sessionId);
+    });
+    await stop(agent);
+    expect(error).toBe(
+      `the model server at ${server.url} redirected (307) to ${server.url}/chat/completions with a user and password in the address: not followed`,
+    );
+    expect(server.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(1);
+    expect(agent.stderr()).not.toContain("pass-4242");
+  });
 });

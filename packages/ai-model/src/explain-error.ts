@@ -137,7 +137,7 @@ const explain = (error: unknown, context: ErrorContext): ModelError => {
   if (tooLarge !== undefined) return { kind: "bad-response", message: `the model server at ${baseURL} ${tooLarge.message}; stopped, not retried` };
   const redirect = redirectRefusedIn(error);
   if (redirect !== undefined) {
-    const hint = redirect.why === "too-many" ? "" : " (if that is the model server, set model.baseURL to its URL)";
+    const hint = redirect.why === "too-many" || redirect.why === "credentials" ? "" : " (if that is the model server, set model.baseURL to its URL)";
     return { kind: "config", message: `the model server at ${baseURL} ${redirect.message}${hint}` };
   }
   const failure = error as Failure;

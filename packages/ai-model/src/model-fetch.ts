@@ -2,7 +2,8 @@
  * How every request to the model server is sent (a step, `GET /models` at start-up and in the setup):
  * - redirects are followed only within the server's origin (scheme, host and port), at most
  *   {@link MAX_REDIRECTS}, and only when they keep the method (any for a GET; 307 and 308 for a POST:
- *   a 301/302/303 would turn the request into a GET without its body). Any other redirect fails the
+ *   a 301/302/303 would turn the request into a GET without its body), to an address without a user
+ *   or password. Any other redirect fails the
  *   request with {@link RedirectRefused}, naming where it pointed; the key and the configured headers
  *   never go to another origin.
  * - every answer's body is bounded (@mm/core's `boundedFetch`): one event of an event stream, a whole
@@ -21,14 +22,16 @@ export class RedirectRefused extends Error {
   constructor(
     readonly status: number,
     readonly to: string,
-    readonly why: "other-origin" | "method" | "too-many",
+    readonly why: "other-origin" | "credentials" | "method" | "too-many",
   ) {
     super(
       why === "other-origin"
         ? `redirected (${status}) to ${to}, another origin: not followed, so the key goes nowhere else`
-        : why === "method"
-          ? `redirected (${status}) to ${to} in a way that would turn the request into a GET: not followed`
-          : `redirected more than ${MAX_REDIRECTS} times (last to ${to}): not followed`,
+        : why === "credentials"
+          ? `redirected (${status}) to ${to} with a user and password in the address: not followed`
+          : why === "method"
+            ? `redirected (${status}) to ${to} in a way that would turn the request into a GET: not followed`
+            : `redirected more than ${MAX_REDIRECTS} times (last to ${to}): not followed`,
     );
   }
 }
@@ -62,6 +65,8 @@ export const sameOriginRedirects =
       await response.body?.cancel().catch(() => undefined);
       const keepsMethod = method === "GET" || method === "HEAD" || response.status === 307 || response.status === 308;
       if (target.origin === "null" || target.origin !== new URL(current).origin) throw new RedirectRefused(response.status, shown(target), "other-origin");
+      // A request cannot be made to such an address; refused here, it is named as shown (no credentials).
+      if (target.username !== "" || target.password !== "") throw new RedirectRefused(response.status, shown(target), "credentials");
       if (!keepsMethod) throw new RedirectRefused(response.status, shown(target), "method");
       if (followed === MAX_REDIRECTS) throw new RedirectRefused(response.status, shown(target), "too-many");
       current = target.href;
