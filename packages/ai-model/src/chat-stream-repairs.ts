@@ -151,11 +151,28 @@ const dataOf = (block: string): string | undefined => {
  */
 const eventStream = (onData: (data: string) => string, onEnd: (pending: boolean) => string) => {
   let buffer = "";
+  // Reads since the last event's end that ended none, kept apart: a line that never ends (up to the
+  // answer's bound) is then joined once, not copied whole at each read (a regular expression on a
+  // string grown by `+=` flattens it every time: quadratic, hundreds of MiB for 8 MiB).
+  let parts: string[] = [];
+  let tail = "";
   return new TransformStream<string, string>({
     transform: (text, controller) => {
       // Only the end of what was already looked at can start a blank line with the new text.
+      const seam = tail + text;
+      EVENT_END.lastIndex = 0;
+      if (!EVENT_END.test(seam)) {
+        parts.push(text);
+        tail = seam.slice(-3);
+        return;
+      }
+      if (parts.length > 0) {
+        buffer += parts.join("");
+        parts = [];
+      }
       let from = Math.max(0, buffer.length - 3);
       buffer += text;
+      tail = "";
       let out = "";
       for (;;) {
         EVENT_END.lastIndex = from;
@@ -166,9 +183,11 @@ const eventStream = (onData: (data: string) => string, onEnd: (pending: boolean)
         buffer = buffer.slice(match.index + match[0].length);
         from = 0;
       }
+      tail = buffer.slice(-3);
       if (out !== "") controller.enqueue(out);
     },
     flush: (controller) => {
+      if (parts.length > 0) buffer += parts.join("");
       const last = onEnd(/\S/.test(buffer));
       if (last !== "") controller.enqueue(last);
     },
