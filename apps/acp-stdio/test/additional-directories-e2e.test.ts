@@ -153,6 +153,25 @@ describe("additionalDirectories", () => {
     expect(agent.problems).toEqual([]);
   });
 
+  it("counts as the project for the permission rules: in 'edits' mode an edit there goes unasked, one elsewhere is asked", async () => {
+    server.enqueue(
+      toolCalls([
+        { name: "write_file", arguments: { path: join(extra, "in-library.txt"), content: "ok\n" } },
+        { name: "write_file", arguments: { path: join(outside, "elsewhere.txt"), content: "asked\n" } },
+      ]),
+      text("done"),
+    );
+    const agent = spawn();
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [], additionalDirectories: [extra] });
+      await client.request("session/set_mode", { sessionId, modeId: "edits" });
+      await prompt(client, sessionId, "write");
+    });
+    await stop(agent);
+    expect(readFileSync(join(extra, "in-library.txt"), "utf8")).toBe("ok\n");
+    expect(agent.permissions.map((p) => p.toolCall.title)).toEqual([`write_file: ${join(outside, "elsewhere.txt")}`]);
+  });
+
   it("a relative @path resolves in an additional directory when the cwd has no such file", async () => {
     writeFileSync(join(extra, "notes.md"), "# notes\n");
     const agent = spawn();

@@ -73,7 +73,9 @@ export const rulesGate = (
   const screenOf = async (request: ScreenRequest): Promise<Screened | undefined> => {
     const rules = await rulesFor(request.cwd);
     // Inside the project means where a path really lands: the cwd's real path, targets through links.
-    const place = { cwd: await deps.book.projectOf(request.cwd), home: request.home };
+    // The session's additional directories count as the project too, each at its real path.
+    const roots = await Promise.all((request.roots ?? []).map((root) => realTarget(root, root)));
+    const place = { cwd: await deps.book.projectOf(request.cwd), home: request.home, roots };
     const mode = request.mode === "sandbox" && (await deps.sandboxUnavailable) !== undefined ? "ask" : request.mode;
     const fileRule = FILE_RULES[request.call.name];
     if (fileRule !== undefined) {

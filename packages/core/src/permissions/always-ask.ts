@@ -6,8 +6,11 @@ import { isInside, resolvePath } from "../paths/path.js";
 import type { CommandShape, SimpleCommand } from "./command-shape.js";
 import { matchesRule } from "./command-rule.js";
 
-/** Where relative paths resolve. */
-export type Place = { readonly cwd: string; readonly home?: string | undefined };
+/**
+ * Where relative paths resolve (the cwd), and what counts as the project: the cwd and the session's
+ * additional directories (`roots`, ACP `additionalDirectories`: the editor gave them to the session).
+ */
+export type Place = { readonly cwd: string; readonly home?: string | undefined; readonly roots?: readonly string[] | undefined };
 
 /** The built-in list, as the docs print it. */
 export const ALWAYS_ASKED: readonly string[] = [
@@ -36,11 +39,12 @@ const PUBLISHES: readonly string[] = [
   "uv publish",
 ];
 
-/** True for a path (as written) that resolves outside `place.cwd`; an expansion or `~` counts as outside. */
+/** True for a path (as written) that resolves outside `place.cwd` and its additional directories; an expansion or `~` counts as outside. */
 export const outside = (place: Place, path: string, literal = true): boolean => {
   if (!literal || path.startsWith("~")) return true;
   if (path === "/dev/null" || path === "/dev/stdout" || path === "/dev/stderr") return false;
-  return !isInside(place.cwd, resolvePath(place.cwd, path, place.home));
+  const target = resolvePath(place.cwd, path, place.home);
+  return !isInside(place.cwd, target) && !(place.roots ?? []).some((root) => isInside(root, target));
 };
 
 const operands = (command: SimpleCommand): readonly { readonly word: string; readonly literal: boolean }[] =>

@@ -16,6 +16,8 @@ export type ScreenRequest = {
   readonly sessionId: string;
   readonly call: ToolCallView;
   readonly cwd: string;
+  /** The session's additional directories: inside the project for the rules, as the cwd. */
+  readonly roots?: readonly string[] | undefined;
   readonly home?: string | undefined;
   readonly mode: PermissionMode;
 };

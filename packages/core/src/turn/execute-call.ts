@@ -87,7 +87,7 @@ export const executeCall = async (deps: CallDeps, call: ToolCall): Promise<CallO
   let granted: string | undefined;
   const screening =
     tool.gated && deps.gate.screen !== undefined
-      ? await deps.gate.screen({ sessionId: deps.sessionId, call: view, cwd: ctx.cwd, home: ctx.home, mode: deps.mode })
+      ? await deps.gate.screen({ sessionId: deps.sessionId, call: view, cwd: ctx.cwd, roots: ctx.roots, home: ctx.home, mode: deps.mode })
       : "default";
   if (screening === "deny") return refuse(view, DENIED);
   const asks = screening === "ask" || (screening === "default" && modeAsks(deps.mode, tool) && !deps.grants.has(call.name));
