@@ -3,11 +3,9 @@
  * imports them the same way.
  */
 export type {
-  Clock,
   FileStat,
   FileSystem,
   FsError,
-  RandomHex,
   Shell,
   ShellError,
   ShellRequest,

@@ -6,7 +6,7 @@
  * without end nor make the session too large to save (docs/decisions.md, issue 37).
  */
 import { decodedBytes } from "./images-for-model.js";
-import type { History, ImageData, Message, ToolResultMessage } from "./message.js";
+import type { History, ImageData, Message } from "./message.js";
 
 /** The bounds, in bytes of decoded image data. */
 export type ImageBudget = {
@@ -73,6 +73,3 @@ export const withBoundedImages = <T extends { readonly output: string; readonly 
   const output = [value.output, ...lines].filter((t) => t !== "").join("\n");
   return { ...rest, output, ...(kept.length > 0 ? { images: kept } : {}) } as unknown as T;
 };
-
-/** A kept result's image bytes. */
-export const resultImageBytes = (result: ToolResultMessage): number => imageBytesOf([result]);

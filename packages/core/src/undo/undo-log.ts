@@ -4,7 +4,7 @@
  * Pure.
  */
 import type { History } from "../history/message.js";
-import type { UndoFile, UndoLog, UndoTurn } from "../ports/undo-store.js";
+import type { UndoFile, UndoTurn } from "../ports/undo-store.js";
 
 /** How much of a turn's prompt a record keeps to recognise it. */
 const QUESTION_CHARS = 200;
@@ -24,14 +24,6 @@ export const lastTurnIndex = (history: History): number | undefined => {
 const recordsTurnAt = (history: History, turn: UndoTurn): boolean => {
   const message = history[turn.at];
   return message?.role === "user" && message.summary !== true && questionKey(message.text) === turn.question;
-};
-
-/** The last turn's record, when the log has one, and the turns before it; stale records are dropped. */
-export const lastTurnOf = (log: UndoLog, history: History): { readonly turn: UndoTurn | undefined; readonly earlier: readonly UndoTurn[] } => {
-  const at = lastTurnIndex(history);
-  const turns = log.turns.filter((turn) => at !== undefined && turn.at <= at && recordsTurnAt(history, turn));
-  const top = turns[turns.length - 1];
-  return top !== undefined && top.at === at ? { turn: top, earlier: turns.slice(0, -1) } : { turn: undefined, earlier: turns };
 };
 
 /**

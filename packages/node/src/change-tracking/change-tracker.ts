@@ -14,7 +14,6 @@ import type { ChangeTrackingOptions } from "./limits.js";
 import { scanChangeTracker } from "./scan-change-tracker.js";
 
 export type { ChangeTrackingOptions } from "./limits.js";
-export { DEFAULT_TRACKING_LIMITS } from "./limits.js";
 
 /** The ChangeTracker port on local files: a git temporary index in a work tree, else a bounded scan. */
 export const changeTracker = (options: ChangeTrackingOptions = {}): ChangeTracker => {
