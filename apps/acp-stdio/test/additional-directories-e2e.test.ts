@@ -182,6 +182,8 @@ describe("additionalDirectories", () => {
     await stop(agent);
     const body = JSON.stringify(server.requests.filter((r) => r.method === "POST").at(-1)?.body);
     expect(body).toContain(`[attached file: ${join(extra, "notes.md")}]`);
+    // The model is told of the folder.
+    expect(body).toContain(`Additional directories (yours to read and change as the working directory): ${extra}`);
   });
 
   it("refuses a missing directory, a file and a relative path with invalid params naming it, on session/new, load and resume", async () => {

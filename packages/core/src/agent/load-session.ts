@@ -33,7 +33,7 @@ export const loadSession = (state: AgentState, cwd: string, id: string, options:
     const stored = await store.load(cwd, id);
     if (stored.isErr()) return err(stored.error);
     const toolbox = toolboxFor(state, options);
-    const history = withSystemPrompt(stored.value.history, await systemPromptFor(state, cwd, toolbox));
+    const history = withSystemPrompt(stored.value.history, await systemPromptFor(state, cwd, toolbox, options.roots));
     state.callIds.bumpPast(history);
     const { title, model, mode, effort, cost, unproven } = stored.value;
     const settings = {

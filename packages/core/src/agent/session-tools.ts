@@ -11,7 +11,7 @@ import { systemPromptFor } from "./system-prompt-for.js";
 
 export const replaceSessionTools = async (state: AgentState, live: LiveSession, tools: readonly Tool[]): Promise<void> => {
   const toolbox = toolboxFor(state, { tools });
-  const prompt = await systemPromptFor(state, live.session.cwd, toolbox);
+  const prompt = await systemPromptFor(state, live.session.cwd, toolbox, live.roots);
   live.toolbox = toolbox;
   live.session = { ...live.session, history: withSystemPrompt(live.session.history, prompt) };
 };

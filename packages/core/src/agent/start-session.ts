@@ -33,7 +33,7 @@ export const liveSessionOf = (state: AgentState, session: Session, toolbox: Tool
 export const startSession = async (state: AgentState, cwd: string, options: SessionOptions = {}): Promise<LiveSession> => {
   const id = newSessionId(state.deps.clock, state.deps.random);
   const toolbox = toolboxFor(state, options);
-  const history = [systemMessage(await systemPromptFor(state, cwd, toolbox))] as const;
+  const history = [systemMessage(await systemPromptFor(state, cwd, toolbox, options.roots))] as const;
   const live = liveSessionOf(state, sessionOf(id, cwd, history, state.deps.clock.now()), toolbox, options.roots);
   state.sessions.set(id, live);
   await persistSession(state, live);

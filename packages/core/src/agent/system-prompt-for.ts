@@ -25,10 +25,11 @@ const agentsMdFiles = async (state: AgentState, cwd: string): Promise<readonly A
   return found;
 };
 
-/** The system prompt of a session in `cwd` with `toolbox`'s tools. */
-export const systemPromptFor = async (state: AgentState, cwd: string, toolbox: Toolbox): Promise<string> =>
+/** The system prompt of a session in `cwd` (and its additional directories, `roots`) with `toolbox`'s tools. */
+export const systemPromptFor = async (state: AgentState, cwd: string, toolbox: Toolbox, roots: readonly string[] = []): Promise<string> =>
   buildSystemPrompt({
     cwd,
+    ...(roots.length > 0 ? { roots } : {}),
     date: new Date(state.deps.clock.now()).toISOString().slice(0, 10),
     os: state.settings.os,
     tools: toolbox.tools,

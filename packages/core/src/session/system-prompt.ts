@@ -6,6 +6,8 @@ import type { Tool } from "../tools/tool.js";
 /** What the system prompt is made of. */
 export type SystemPromptInput = {
   readonly cwd: string;
+  /** The session's additional directories (ACP `additionalDirectories`), named after the working directory when there are any. */
+  readonly roots?: readonly string[];
   /** ISO date, e.g. 2026-11-30. */
   readonly date: string;
   readonly os: string;
@@ -56,7 +58,7 @@ const toolSection = (tools: readonly Tool[]): string => {
 
 /** Bob's system prompt. */
 export const buildSystemPrompt = (input: SystemPromptInput): string => `You are Bob, a bash-first coding agent working inside the user's editor.
-Working directory: ${input.cwd}
+Working directory: ${input.cwd}${(input.roots ?? []).length > 0 ? `\nAdditional directories (yours to read and change as the working directory): ${(input.roots ?? []).join(", ")}` : ""}
 Date: ${input.date}
 OS: ${input.os}
 
