@@ -32,6 +32,13 @@ export const httpUrl: Schema<string> = refined("an http(s) URL", { type: "string
   }
 });
 
+/** A path taken as it is written: a pattern's `*`, `?` or `[` refused (it would name a file of that literal name). */
+export const literalPath: Schema<string> = refined(
+  "a path, not a pattern (no *, ? or [): list each path",
+  { type: "string", pattern: "^[^*?\\[]*\\S[^*?\\[]*$" },
+  (value): value is string => typeof value === "string" && value.trim() !== "" && !/[*?[]/.test(value),
+);
+
 /** A name usable as an environment variable. */
 export const envVarName: Schema<string> = refined(
   "an environment variable name",

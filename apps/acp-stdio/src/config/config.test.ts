@@ -454,7 +454,7 @@ describe("loadConfig errors", () => {
     [{ tools: { writable: "/x" } }, 'tools.writable: expected an array, got "/x"'],
     [{ tools: { writable: ["/x", ""] } }, 'tools.writable[1]: expected a non-empty string, got ""'],
     [{ tools: { network: "no" } }, 'tools.network: expected true or false, got "no"'],
-    [{ tools: { hidden: [null] } }, "tools.hidden[0]: expected a non-empty string, got null"],
+    [{ tools: { hidden: [null] } }, "tools.hidden[0]: expected a path, not a pattern (no *, ? or [): list each path, got null"],
     [{ tools: { hiddenEnv: ["GITHUB-TOKEN"] } }, 'tools.hiddenEnv[0]: expected an environment variable name, got "GITHUB-TOKEN"'],
     [{ turn: { maxSteps: 0 } }, "turn.maxSteps: expected an integer from 1 to 10000, got 0"],
     [{ loop: { repeats: true } }, "loop.repeats: expected an integer from 1 to 100, got true"],
