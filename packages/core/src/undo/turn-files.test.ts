@@ -32,3 +32,56 @@ describe("turnFiles", () => {
     });
   });
 });
+
+describe("turnFiles and a file older than the turn", () => {
+  const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
+  /** A turn starting at 1000 over `files`, whose reads say each file was born at `born[path]`. */
+  const recordCall = async (files: Record<string, string>, born: Record<string, number>, diffs: { path: string; before: string | null | undefined }[]) => {
+    const fs = inMemoryFileSystem(files);
+    const store = inMemoryUndoStore(fs);
+    const dated = {
+      ...store,
+      read: async (path: string, max: number) => {
+        const now = await store.read(path, max);
+        return now.kind === "bytes" && born[path] !== undefined ? { ...now, born: born[path] } : now;
+      },
+    };
+    const place = { cwd: "/w", sessionId: "s" };
+    const turn = await turnFiles(
+      { store: dated, fs, limits: DEFAULT_UNDO_LIMITS, warn: () => undefined, now: () => 1000 },
+      place,
+      [{ role: "system", text: "sys" }],
+      "go",
+    );
+    const befores = new Map(diffs.map((d) => [d.path, d.before]));
+    await turn.afterCall([], {
+      status: "completed",
+      output: "",
+      diffs: diffs.map((d) => ({ path: d.path, oldText: d.before ?? null, newText: files[d.path] ?? null })),
+      before: (path) => {
+        const text = befores.get(path);
+        return text === undefined ? undefined : text === null ? null : { bytes: enc(text) };
+      },
+    });
+    const log = (await store.loadLog(place))._unsafeUnwrap();
+    return (path: string) => log.turns[0]?.files.find((file) => file.path === path)?.before;
+  };
+
+  it("records a new file whose inode predates the turn as not restorable (moved in from where the tracker does not look)", async () => {
+    const before = await recordCall({ "/w/release.bin": "build\n" }, { "/w/release.bin": 500 }, [{ path: "/w/release.bin", before: null }]);
+    expect(before("/w/release.bin")).toMatchObject({ kind: "unknown", reason: expect.stringContaining("there before the turn under another name") });
+  });
+
+  it("records a new file born during the turn as made", async () => {
+    const before = await recordCall({ "/w/made.txt": "new\n" }, { "/w/made.txt": 1500 }, [{ path: "/w/made.txt", before: null }]);
+    expect(before("/w/made.txt")).toEqual({ kind: "absent" });
+  });
+
+  it("records the new name of a followed file's rename as made: its content is the old name's state before", async () => {
+    const before = await recordCall({ "/w/b.txt": "a\n" }, { "/w/b.txt": 500 }, [
+      { path: "/w/a.txt", before: "a\n" },
+      { path: "/w/b.txt", before: null },
+    ]);
+    expect(before("/w/b.txt")).toEqual({ kind: "absent" });
+  });
+});

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { changeTracker } from "./change-tracker.js";
-import { hiddenNote } from "./hidden-changes.js";
+import { hiddenNote, MOVED_HIDDEN_NOTE } from "./hidden-changes.js";
 import { git, gitRepo, sh, tempDirs, writeFiles } from "./test-support.js";
 
 const dirs = tempDirs();
@@ -79,4 +79,28 @@ describe("changeTracker with hidden paths", () => {
     const tracker = changeTracker({ hidden: () => [dir] });
     expect((await tracker.begin(join(dir)))._unsafeUnwrapErr()).toMatchObject({ kind: "unavailable" });
   });
+});
+
+describe("changeTracker and a hidden file under another name", () => {
+  for (const inGit of [true, false]) {
+    it(`names a hidden file renamed or linked out of a hidden path without its content, ${inGit ? "in git" : "outside git"}`, async () => {
+      const dir = await dirs.make();
+      if (inGit) await gitRepo(dir, { "a.txt": "a\n" });
+      else await writeFiles(dir, { "a.txt": "a\n" });
+      await writeFiles(dir, { ".env": SECRET, "secrets/key": SECRET });
+      const tracker = changeTracker({ hidden: hiddenFor });
+      for (const [command, name] of [
+        ["mv .env env.old", "env.old"],
+        ["ln secrets/key key.txt", "key.txt"],
+        ["mv secrets open", "open/key"],
+      ] as const) {
+        const snapshot = (await tracker.begin(dir))._unsafeUnwrap();
+        sh(dir, command);
+        const diffs = (await snapshot.finish())._unsafeUnwrap();
+        expect(JSON.stringify(diffs)).not.toContain("hunter2");
+        expect(diffs.find((diff) => diff.path === join(dir, name))).toEqual({ path: join(dir, name), oldText: null, newText: null, note: MOVED_HIDDEN_NOTE });
+        expect(snapshot.hidden?.(join(dir, name))).toBe(true);
+      }
+    });
+  }
 });

@@ -11,7 +11,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { changeTracker } from "./change-tracker.js";
-import { driverSettings, lastValues, programLeft } from "./repo-defenses.js";
+import { driverSettings, lastValues, objectStoreEscape, programLeft } from "./repo-defenses.js";
 import { gitEnvironment } from "./run-git.js";
 import { diffsOf, git, gitRepo, sh, tempDirs } from "./test-support.js";
 
@@ -109,5 +109,23 @@ describe("repository defenses", () => {
     const repo = await gitRepo(await dirs.make(), { "a.txt": "a\n" });
     expect(readdirSync(repo)).toContain(".git");
     expect(await diffsOf(changeTracker(), repo, "echo c >> a.txt")).toEqual([{ path: join(repo, "a.txt"), oldText: "a\n", newText: "a\nc\n" }]);
+  });
+});
+
+describe("objectStoreEscape", () => {
+  const made = tempDirs();
+  afterEach(() => made.cleanUp());
+
+  it("passes a repository's own object store, and names one linked out, a fan-out directory linked out, or alternates", async () => {
+    const repo = await gitRepo(await made.make(), { "a.txt": "a\n" });
+    const outside = await made.make();
+    const objects = join(repo, ".git", "objects");
+    expect(objectStoreEscape(objects, repo)).toBeUndefined();
+    sh(repo, `mkdir -p .git/objects/ab && rm -rf .git/objects/ab && ln -s ${outside} .git/objects/ab`);
+    expect(objectStoreEscape(objects, repo)).toBe(`${join(objects, "ab")} is a link`);
+    sh(repo, `rm .git/objects/ab && echo ${outside} > .git/objects/info/alternates`);
+    expect(objectStoreEscape(objects, repo)).toContain("info/alternates");
+    sh(repo, `rm .git/objects/info/alternates && mv .git/objects .git/objs && ln -s ${outside} .git/objects`);
+    expect(objectStoreEscape(objects, repo)).toContain("not a directory");
   });
 });
