@@ -390,10 +390,10 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       return ok({ kind: "none" });
     // Checked again before every batch: the command that just ran may have linked the object store
     // out of the work tree, or defined a filter.
-    const escape = objectStoreEscape(tree.objects, tree.top);
-    if (escape !== undefined) {
+    const outside = objectStoreEscape(tree.objects, tree.top);
+    if (outside !== undefined) {
       inStep = false;
-      return err({ timedOut: false, message: `the repository's objects would be written out of it (${escape.slice(0, 200)}): its changes are not tracked` });
+      return err({ timedOut: false, message: `the repository's objects would be written out of it (${outside.slice(0, 200)}): its changes are not tracked` });
     }
     const defenses = await repositoryDefenses(git.path, tree.top, git.env, timeoutMs);
     if (defenses.isErr()) {
