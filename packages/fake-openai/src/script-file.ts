@@ -1,12 +1,13 @@
 /**
  * A script file for the fake server's `--script`: the model's answers, in order, as JSON, so a turn
  * with tool calls can be played from the command line (the README's transcript is one). Each step is
- * `{"text": "…"}` (an answer in word-sized chunks) or `{"calls": [{"name": "bash", "arguments":
- * {"command": "ls"}}], "text": "…"}` (tool calls, with optional text before them).
+ * `{"text": "…"}` (an answer in word-sized chunks; `"delayMs": N` paces them, as a model streams) or
+ * `{"calls": [{"name": "bash", "arguments": {"command": "ls"}}], "text": "…"}` (tool calls, with
+ * optional text before them).
  */
 import { type Reply, text, toolCalls } from "./replies.js";
 
-type Step = { readonly text?: unknown; readonly calls?: unknown };
+type Step = { readonly text?: unknown; readonly calls?: unknown; readonly delayMs?: unknown };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -26,9 +27,12 @@ export const parseScript = (json: string): { readonly replies: readonly Reply[] 
     if (!isRecord(raw)) return { problem: `step ${index + 1} is not an object` };
     const step = raw as Step;
     if (step.text !== undefined && typeof step.text !== "string") return { problem: `step ${index + 1}: "text" must be a string` };
+    if (step.delayMs !== undefined && (typeof step.delayMs !== "number" || !(step.delayMs >= 0 && step.delayMs <= 10_000))) {
+      return { problem: `step ${index + 1}: "delayMs" must be a number of milliseconds, 0 to 10000` };
+    }
     if (step.calls === undefined) {
       if (step.text === undefined) return { problem: `step ${index + 1} has neither "text" nor "calls"` };
-      replies.push(text(words(step.text)));
+      replies.push(step.delayMs === undefined ? text(words(step.text)) : { ...text(words(step.text)), delayMs: step.delayMs });
       continue;
     }
     if (!Array.isArray(step.calls) || step.calls.length === 0) return { problem: `step ${index + 1}: "calls" must be a non-empty array` };
