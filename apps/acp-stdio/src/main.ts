@@ -27,14 +27,14 @@ import {
   systemClock,
 } from "@mm/node";
 import { type LoadedConfig, loadProcessConfig, userStateDir } from "./config/index.js";
-import { bannerLines } from "./banner.js";
-import { cliAction, HELP } from "./cli-args.js";
-import { installLifecycle } from "./lifecycle.js";
-import { chosenLogLevel, leveledLog, type LogLevel } from "./log.js";
-import { startSandbox } from "./sandbox-setup.js";
+import { bannerLines } from "./cli/banner.js";
+import { cliAction, HELP } from "./cli/cli-args.js";
+import { installLifecycle } from "./wiring/lifecycle.js";
+import { chosenLogLevel, leveledLog, type LogLevel } from "./wiring/log.js";
+import { startSandbox } from "./wiring/sandbox-setup.js";
 import { sandboxMode } from "./permissions/sandbox-mode.js";
-import { agentCommand, once, terminalHint } from "./terminal-hint.js";
-import { serve, type AppPorts } from "./serve.js";
+import { agentCommand, once, terminalHint } from "./cli/terminal-hint.js";
+import { serve, type AppPorts } from "./wiring/serve.js";
 import { runSetup } from "./setup/run-setup.js";
 import { batchedStdout } from "./stdio/batched-stdout.js";
 import { responseWatch } from "./stdio/after-response.js";

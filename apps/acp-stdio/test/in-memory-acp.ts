@@ -17,7 +17,7 @@ import {
   type ShellScript,
 } from "@mm/core/testing";
 import type { SessionStore } from "@mm/core";
-import { serve, type AppPorts } from "../src/serve.js";
+import { serve, type AppPorts } from "../src/wiring/serve.js";
 import { schemaProblems } from "./acp-schema.js";
 import { testConfig } from "./test-config.js";
 

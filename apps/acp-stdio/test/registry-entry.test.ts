@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { loadConfig } from "../src/config/index.js";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { AGENT_INFO } from "../src/agent-info.js";
+import { AGENT_INFO } from "../src/editor/agent-info.js";
 import { BIN } from "./spawned-agent.js";
 
 const APP = join(dirname(fileURLToPath(import.meta.url)), "..");

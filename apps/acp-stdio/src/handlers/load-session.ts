@@ -4,16 +4,16 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { resolvePath } from "@mm/core";
-import { fullSurface, type AppState } from "../app-state.js";
-import { attachMcpServers } from "../session-mcp.js";
-import { settingsReply, withoutStaleEffort } from "../session-settings.js";
+import { fullSurface, type AppState } from "../wiring/app-state.js";
+import { attachMcpServers } from "../mcp/attach-servers.js";
+import { settingsReply, withoutStaleEffort } from "../session-settings/model-and-mode.js";
 import { messageIds } from "../translate/message-ids.js";
 import { replayUpdates } from "../translate/replay.js";
 import { cwdProblem } from "./new-session.js";
 import { additionalDirectories } from "./additional-directories.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import { shownId } from "./shown-id.js";
-import { tellUnproven } from "../unproven-settings.js";
+import { tellUnproven } from "../session-settings/unproven-settings.js";
 import { sendCommands } from "./new-session.js";
 import { usageUpdate } from "../translate/usage.js";
 

@@ -1,8 +1,8 @@
 /** `session/new`: a fresh session; its slash commands follow once the response is out. */
 import * as acp from "@agentclientprotocol/sdk";
-import { fullSurface, type AppState } from "../app-state.js";
-import { attachMcpServers } from "../session-mcp.js";
-import { settingsReply } from "../session-settings.js";
+import { fullSurface, type AppState } from "../wiring/app-state.js";
+import { attachMcpServers } from "../mcp/attach-servers.js";
+import { settingsReply } from "../session-settings/model-and-mode.js";
 import { withPermissionsCommand } from "../permissions/permissions-command.js";
 import { commandsUpdate } from "../translate/commands.js";
 import { additionalDirectories } from "./additional-directories.js";

@@ -1,11 +1,11 @@
 /** `session/prompt`: runs the prompt through the core, streaming its events as session updates. */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { TurnEvent } from "@mm/core";
-import { fullSurface, type AppState } from "../app-state.js";
+import { fullSurface, type AppState } from "../wiring/app-state.js";
 import { liveOutput } from "../live-output/live-output.js";
 import { permissionsArguments, runPermissionsCommand } from "../permissions/permissions-command.js";
 import { messageIds } from "../translate/message-ids.js";
-import { wantsNotices } from "../tell-user.js";
+import { wantsNotices } from "../editor/tell-user.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
 import { wantsTerminalOutput } from "../translate/terminal.js";
 import { updatesOf, type UpdateOptions } from "../translate/turn-event.js";

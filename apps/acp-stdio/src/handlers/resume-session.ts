@@ -4,15 +4,15 @@
  * process is answered as it is (its running turn goes on).
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AppState } from "../app-state.js";
-import { attachMcpServers } from "../session-mcp.js";
-import { settingsReply, withoutStaleEffort } from "../session-settings.js";
+import type { AppState } from "../wiring/app-state.js";
+import { attachMcpServers } from "../mcp/attach-servers.js";
+import { settingsReply, withoutStaleEffort } from "../session-settings/model-and-mode.js";
 import { cwdProblem } from "./new-session.js";
 import { additionalDirectories } from "./additional-directories.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 import { shownId } from "./shown-id.js";
-import { tellUnproven } from "../unproven-settings.js";
+import { tellUnproven } from "../session-settings/unproven-settings.js";
 import { sendCommands } from "./new-session.js";
 import { usageUpdate } from "../translate/usage.js";
 

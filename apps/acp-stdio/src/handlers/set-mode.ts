@@ -1,7 +1,7 @@
 /** `session/set_mode` ("full" surface): the permission mode, for clients that use modes; announced both ways. */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AppState } from "../app-state.js";
-import { choicesOf } from "../session-settings.js";
+import type { AppState } from "../wiring/app-state.js";
+import { choicesOf } from "../session-settings/model-and-mode.js";
 import { configOptionsOf, isOfferedMode, modeRefusal } from "../translate/session-config.js";
 import { invalidSessionParams } from "./errors.js";
 

@@ -6,8 +6,8 @@
 import { join } from "node:path";
 import type { PermissionGate, PermissionRules, ToolCallView } from "@mm/core";
 import { bashCommandParser, rememberedRulesFile } from "@mm/node";
-import { acpPermissionGate } from "../acp-permission-gate.js";
-import type { Peer } from "../app-state.js";
+import { acpPermissionGate } from "../editor/acp-permission-gate.js";
+import type { Peer } from "../wiring/app-state.js";
 import type { MmConfig } from "../config/index.js";
 import { withSandboxTitle } from "../translate/sandbox-title.js";
 import { ruleBook, type RuleBook } from "./rule-book.js";

@@ -6,11 +6,11 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { Agent, PermissionRules } from "@mm/core";
 import type { McpServerSpec } from "@mm/mcp";
 import type { Secrets } from "@mm/node";
-import type { MmConfig } from "./config/index.js";
-import type { McpSessions } from "./mcp-sessions.js";
-import type { ModelChoices } from "./model-choices.js";
-import type { RuleBook } from "./permissions/rule-book.js";
-import type { AfterResponse } from "./stdio/after-response.js";
+import type { MmConfig } from "../config/index.js";
+import type { McpSessions } from "../mcp/servers-per-session.js";
+import type { ModelChoices } from "../session-settings/model-choices.js";
+import type { RuleBook } from "../permissions/rule-book.js";
+import type { AfterResponse } from "../stdio/after-response.js";
 
 export type Peer = {
   client: acp.AgentContext | undefined;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bannerLines } from "./banner.js";
-import { loadConfig } from "./config/index.js";
+import { loadConfig } from "../config/index.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-banner-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -2,8 +2,8 @@
  * The command line of `mm-acp`: serve by default; `--help` (`-h`) / `--version` (`-v`) print and exit; `--setup`
  * asks and writes the config. Anything it does not know is a usage error (exit 2), never ignored.
  */
-import { AGENT_INFO } from "./agent-info.js";
-import { badLogLevel, logLevelOf, type LogLevel } from "./log.js";
+import { AGENT_INFO } from "../editor/agent-info.js";
+import { badLogLevel, logLevelOf, type LogLevel } from "../wiring/log.js";
 
 export type CliAction =
   | { readonly kind: "serve"; readonly logLevel: LogLevel | undefined }

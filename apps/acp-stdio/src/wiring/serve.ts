@@ -25,18 +25,18 @@ import {
 } from "@mm/core";
 import { envSecrets, headerSecrets, MEMORY_UNDO_LIMITS, memoryUndoStore, nodeUndoStore, undoKeyFile, urlSecrets, type Secrets } from "@mm/node";
 import type { McpServerSpec } from "@mm/mcp";
-import type { MmConfig } from "./config/index.js";
-import { editorFileSystems } from "./acp-file-system.js";
-import { acpUserQuestions } from "./acp-user-questions.js";
+import type { MmConfig } from "../config/index.js";
+import { editorFileSystems } from "../editor/acp-file-system.js";
+import { acpUserQuestions } from "../editor/acp-user-questions.js";
 import { compactionIds, createNotify, type AppState, type Peer } from "./app-state.js";
-import { AGENT_INFO } from "./agent-info.js";
-import { mcpSessions } from "./mcp-sessions.js";
+import { AGENT_INFO } from "../editor/agent-info.js";
+import { mcpSessions } from "../mcp/servers-per-session.js";
 import { ownFilesUnreported } from "./own-files-unreported.js";
-import { modelChoices, type ModelLister } from "./model-choices.js";
-import { permissionsFor } from "./permissions/gate-for.js";
-import { sandboxModeState, type SandboxMode } from "./permissions/sandbox-mode.js";
+import { modelChoices, type ModelLister } from "../session-settings/model-choices.js";
+import { permissionsFor } from "../permissions/gate-for.js";
+import { sandboxModeState, type SandboxMode } from "../permissions/sandbox-mode.js";
 import { registerHandlers } from "./register-handlers.js";
-import { withAfterResponse, type Transport } from "./stdio/after-response.js";
+import { withAfterResponse, type Transport } from "../stdio/after-response.js";
 
 export type AppPorts = {
   readonly model: Model;

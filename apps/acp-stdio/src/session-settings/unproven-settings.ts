@@ -4,8 +4,8 @@
  * `provenSession`). Said once in the conversation, after the replay, and once in the log.
  */
 import type { LoadedSession } from "@mm/core";
-import type { AppState } from "./app-state.js";
-import { tellUser, wantsNotices } from "./tell-user.js";
+import type { AppState } from "../wiring/app-state.js";
+import { tellUser, wantsNotices } from "../editor/tell-user.js";
 
 /** The line for the conversation and the log; undefined when the file asked for nothing it did not get. */
 export const unprovenLine = (unproven: LoadedSession["unproven"]): string | undefined => {

@@ -4,7 +4,7 @@
  * asks for, and setting up the model server is the only sign-in mm has.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AcpSurface } from "./config/index.js";
+import type { AcpSurface } from "../config/index.js";
 
 /** The id of the setup method; a client runs it in a terminal and never sends it to `authenticate`. */
 export const SETUP_METHOD_ID = "mm-setup";

@@ -4,9 +4,9 @@
  * drops updates for a session id it does not know yet).
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AppState } from "./app-state.js";
-import { specsOf } from "./mcp-sessions.js";
-import { tellUser } from "./tell-user.js";
+import type { AppState } from "../wiring/app-state.js";
+import { specsOf } from "./servers-per-session.js";
+import { tellUser } from "../editor/tell-user.js";
 
 /** Starts the servers and adds their tools; `released` must be called once the response is written. */
 export const attachMcpServers = async (

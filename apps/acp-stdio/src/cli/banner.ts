@@ -1,7 +1,7 @@
 /** The start-up banner on stderr: name, version, model and endpoint (never the key), skills. */
 import { shadowedSkills, type SkillSummary } from "@mm/core";
-import { redactedSummary, type MmConfig } from "./config/index.js";
-import { AGENT_INFO } from "./agent-info.js";
+import { redactedSummary, type MmConfig } from "../config/index.js";
+import { AGENT_INFO } from "../editor/agent-info.js";
 
 /** `proxy`: the proxy the model's requests go through (`http://host:port`), when one is set for its host. */
 export const bannerLines = (config: MmConfig, skills: readonly SkillSummary[], source: string | null, proxy?: string): readonly string[] => {

@@ -7,9 +7,9 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { PermissionDecision, PermissionGate, PermissionRequest, ToolCallView } from "@mm/core";
-import type { Peer } from "./app-state.js";
-import { showsTerminal } from "./translate/terminal.js";
-import { permissionToolCall } from "./translate/tool-call.js";
+import type { Peer } from "../wiring/app-state.js";
+import { showsTerminal } from "../translate/terminal.js";
+import { permissionToolCall } from "../translate/tool-call.js";
 
 /** What one tool's "always allow" covers on the spec surface, in the option's name. */
 const EVERY: Readonly<Record<string, string>> = {

@@ -5,7 +5,7 @@
  */
 import { BUILT_IN_HIDDEN, bwrapSandbox, type BwrapSandbox, type SandboxUnavailable } from "@mm/node";
 import { dirname, join } from "node:path";
-import { userConfigPath, type MmConfig } from "./config/index.js";
+import { userConfigPath, type MmConfig } from "../config/index.js";
 import type { Log } from "./log.js";
 
 /** The line logged once the sandbox's check is done: `unavailable` undefined when it works. */

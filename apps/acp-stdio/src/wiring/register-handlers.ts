@@ -4,18 +4,18 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { fullSurface, type AppState } from "./app-state.js";
-import { cancel } from "./handlers/cancel.js";
-import { closeSession } from "./handlers/close-session.js";
-import { deleteSession } from "./handlers/delete-session.js";
-import { initialize } from "./handlers/initialize.js";
-import { listSessions } from "./handlers/list-sessions.js";
-import { loadSession } from "./handlers/load-session.js";
-import { newSession } from "./handlers/new-session.js";
-import { prompt } from "./handlers/prompt.js";
-import { resumeSession } from "./handlers/resume-session.js";
-import { setConfigOption } from "./handlers/set-config-option.js";
-import { setMode } from "./handlers/set-mode.js";
-import { SET_MODEL_METHOD, setModel, setModelParams } from "./handlers/set-model.js";
+import { cancel } from "../handlers/cancel.js";
+import { closeSession } from "../handlers/close-session.js";
+import { deleteSession } from "../handlers/delete-session.js";
+import { initialize } from "../handlers/initialize.js";
+import { listSessions } from "../handlers/list-sessions.js";
+import { loadSession } from "../handlers/load-session.js";
+import { newSession } from "../handlers/new-session.js";
+import { prompt } from "../handlers/prompt.js";
+import { resumeSession } from "../handlers/resume-session.js";
+import { setConfigOption } from "../handlers/set-config-option.js";
+import { setMode } from "../handlers/set-mode.js";
+import { SET_MODEL_METHOD, setModel, setModelParams } from "../handlers/set-model.js";
 
 export const registerHandlers = (agentApp: acp.AgentApp, app: AppState): acp.AgentApp => {
   agentApp

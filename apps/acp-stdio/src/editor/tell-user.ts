@@ -4,8 +4,8 @@
  * as before.
  */
 import type { NoticeSeverity } from "@mm/core";
-import { fullSurface, type AppState } from "./app-state.js";
-import { noticeOf, showsNotices } from "./translate/notice.js";
+import { fullSurface, type AppState } from "../wiring/app-state.js";
+import { noticeOf, showsNotices } from "../translate/notice.js";
 
 /** Whether this client gets mm's own lines as notices. */
 export const wantsNotices = (app: AppState): boolean => fullSurface(app) && showsNotices(app.peer.capabilities);
