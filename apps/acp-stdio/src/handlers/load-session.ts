@@ -13,9 +13,7 @@ import { cwdProblem } from "./new-session.js";
 import { additionalDirectories } from "./additional-directories.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import { shownId } from "./shown-id.js";
-import { tellUnproven } from "../session-settings/unproven-settings.js";
-import { sendCommands } from "./new-session.js";
-import { usageUpdate } from "../translate/usage.js";
+import { sendFollowUp } from "./session-follow-up.js";
 
 export const loadSession = async (app: AppState, params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> => {
   const problem = await cwdProblem(app, params.cwd);
@@ -36,15 +34,15 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
     for (const update of replayUpdates(item, { toolNames: ids !== undefined })) app.notify(session.id, ids === undefined ? update : ids.stamp(update));
     ids?.end();
   }
-  tellUnproven(app, session.id, loaded.value.unproven);
-  app.notify(session.id, usageUpdate(session.tokensInUse, app.config.model.contextWindow, session.cost, fullSurface(app)));
-  sendCommands(app, session.id);
   app.log(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);
-  if (!fullSurface(app)) return {};
+  const after = { unproven: loaded.value.unproven, usage: true, commands: true };
+  if (!fullSurface(app)) {
+    sendFollowUp(app, session, after);
+    return {};
+  }
   await app.mcp.close(session.id);
   const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers);
   const { reply, later } = await settingsReply(app, session);
-  later();
-  mcp.released();
+  sendFollowUp(app, session, { ...after, later, mcp });
   return reply;
 };

@@ -3,10 +3,9 @@ import * as acp from "@agentclientprotocol/sdk";
 import { fullSurface, type AppState } from "../wiring/app-state.js";
 import { attachMcpServers } from "../mcp/attach-servers.js";
 import { settingsReply } from "../session-settings/model-and-mode.js";
-import { withPermissionsCommand } from "../permissions/permissions-command.js";
-import { commandsUpdate } from "../translate/commands.js";
 import { additionalDirectories } from "./additional-directories.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
+import { sendFollowUp } from "./session-follow-up.js";
 
 /** Why `cwd` cannot be a session's: not absolute, or (as the app's port says) not an existing directory. */
 export const cwdProblem = async (app: AppState, cwd: string): Promise<string | undefined> =>
@@ -17,9 +16,6 @@ const checkCwd = async (app: AppState, cwd: string): Promise<void> => {
   if (problem !== undefined) throw acp.RequestError.invalidParams({ cwd, error: problem });
 };
 
-export const sendCommands = (app: AppState, sessionId: string): void =>
-  app.notify(sessionId, commandsUpdate(app.rules !== undefined ? withPermissionsCommand(app.agent.commands()) : app.agent.commands()));
-
 export const newSession = async (app: AppState, params: acp.NewSessionRequest, requestId: JsonRpcId): Promise<acp.NewSessionResponse> => {
   await checkCwd(app, params.cwd);
   const roots = await additionalDirectories(app, params.cwd, params.additionalDirectories);
@@ -28,16 +24,12 @@ export const newSession = async (app: AppState, params: acp.NewSessionRequest, r
   app.knownCwds.set(session.id, session.cwd);
   if (!fullSurface(app)) {
     app.log(`session ${session.id} created in ${params.cwd} (${params.mcpServers.length} MCP server(s) ignored)`);
-    app.afterResponse(requestId, () => sendCommands(app, session.id));
+    app.afterResponse(requestId, () => sendFollowUp(app, session, { commands: true }));
     return { sessionId: session.id };
   }
   app.log(`session ${session.id} created in ${params.cwd} (${params.mcpServers.length} MCP server(s))`);
   const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers);
   const { reply, later } = await settingsReply(app, session);
-  app.afterResponse(requestId, () => {
-    sendCommands(app, session.id);
-    later();
-    mcp.released();
-  });
+  app.afterResponse(requestId, () => sendFollowUp(app, session, { commands: true, later, mcp }));
   return { sessionId: session.id, ...reply };
 };

@@ -1,6 +1,5 @@
 /** `session/prompt`: runs the prompt through the core, streaming its events as session updates. */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { TurnEvent } from "@mm/core";
 import { fullSurface, type AppState } from "../wiring/app-state.js";
 import { liveOutput } from "../live-output/live-output.js";
 import { permissionsArguments, runPermissionsCommand } from "../permissions/permissions-command.js";
@@ -8,7 +7,8 @@ import { messageIds } from "../translate/message-ids.js";
 import { wantsNotices } from "../editor/tell-user.js";
 import { promptBlocksOf } from "../translate/prompt-blocks.js";
 import { wantsTerminalOutput } from "../translate/terminal.js";
-import { updatesOf, type UpdateOptions } from "../translate/turn-event.js";
+import { agentText, type UpdateOptions } from "../translate/turn-event.js";
+import { turnEventSender } from "../translate/send-turn-event.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 import { internalError, invalidSessionParams } from "./errors.js";
 
@@ -32,18 +32,7 @@ export const prompt = async (app: AppState, params: acp.PromptRequest, requestId
   const ids = fullSurface(app) ? messageIds() : undefined;
   const send = (update: acp.SessionUpdate): void => app.notify(sessionId, ids === undefined ? update : ids.stamp(update));
   const live = liveOutput({ terminal: options.terminal !== undefined, maxBytes: app.config.tools.maxOutputBytes, send });
-  const emit = (event: TurnEvent): void => {
-    if (event.type === "text") {
-      send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } });
-      return;
-    }
-    if (event.type === "tool-output") {
-      live.output(event.call, event.text);
-      return;
-    }
-    if (event.type === "tool-done") live.done(event.call);
-    for (const update of updatesOf(event, options)) send(update);
-  };
+  const emit = turnEventSender(options, live, send);
   const rules = app.rules;
   const typed = rules === undefined ? undefined : permissionsArguments(params.prompt.map((b) => (b.type === "text" ? b.text : "")).join(""));
   const cwd = app.agent.session(sessionId)?.cwd;
@@ -51,7 +40,7 @@ export const prompt = async (app: AppState, params: acp.PromptRequest, requestId
     // `/permissions` (full surface): answered here, no model step, nothing in the history.
     const reply = await runPermissionsCommand(rules.book, rules.configured, cwd, typed, rules.where);
     app.log(`session ${sessionId}: /permissions ${typed}`.trimEnd());
-    send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: reply } });
+    send(agentText(reply));
     live.close();
     return { stopReason: "end_turn" };
   }

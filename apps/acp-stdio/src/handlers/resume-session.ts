@@ -1,6 +1,6 @@
 /**
  * `session/resume` ("full" surface, sessions kept): the stored session back, live, without a replay;
- * once answered, its commands, how full its context is, and its title. A session already open in this
+ * once answered, how full its context is, its commands and its title (`sendFollowUp`). A session already open in this
  * process is answered as it is (its running turn goes on).
  */
 import type * as acp from "@agentclientprotocol/sdk";
@@ -12,9 +12,7 @@ import { additionalDirectories } from "./additional-directories.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import type { JsonRpcId } from "../stdio/json-rpc-id.js";
 import { shownId } from "./shown-id.js";
-import { tellUnproven } from "../session-settings/unproven-settings.js";
-import { sendCommands } from "./new-session.js";
-import { usageUpdate } from "../translate/usage.js";
+import { sendFollowUp } from "./session-follow-up.js";
 
 export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequest, requestId: JsonRpcId): Promise<acp.ResumeSessionResponse> => {
   const problem = await cwdProblem(app, params.cwd);
@@ -25,7 +23,7 @@ export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequ
     // The list given is the session's from now on (none: none), as for a session loaded.
     app.agent.setRoots(params.sessionId, roots);
     const { reply, later } = await settingsReply(app, open);
-    app.afterResponse(requestId, later);
+    app.afterResponse(requestId, () => sendFollowUp(app, open, { later }));
     return reply;
   }
   const loaded = await app.agent.loadSession(params.cwd, params.sessionId, roots.length > 0 ? { roots } : {});
@@ -39,13 +37,7 @@ export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequ
   await app.mcp.close(session.id);
   const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers ?? []);
   const { reply, later } = await settingsReply(app, session);
-  app.afterResponse(requestId, () => {
-    sendCommands(app, session.id);
-    tellUnproven(app, session.id, loaded.value.unproven);
-    app.notify(session.id, usageUpdate(session.tokensInUse, app.config.model.contextWindow, session.cost, true));
-    later();
-    mcp.released();
-  });
+  app.afterResponse(requestId, () => sendFollowUp(app, session, { unproven: loaded.value.unproven, usage: true, commands: true, later, mcp }));
   app.log(`session ${session.id} resumed (${session.history.length - 1} message(s), no replay)`);
   return reply;
 };
