@@ -4,7 +4,7 @@
  */
 import { isInside, resolvePath } from "../paths/path.js";
 import type { CommandShape, SimpleCommand } from "./command-shape.js";
-import { matchesRule } from "./command-rule.js";
+import { programName } from "./command-rule.js";
 
 /**
  * Where relative paths resolve (the cwd), and what counts as the project: the cwd and the session's
@@ -14,7 +14,7 @@ export type Place = { readonly cwd: string; readonly home?: string | undefined; 
 
 /** The built-in list, as the docs print it. */
 export const ALWAYS_ASKED: readonly string[] = [
-  "sudo (and su, doas)",
+  "sudo (and su, doas, pkexec)",
   "anything that publishes: git push in every form, npm/pnpm/yarn/bun publish, cargo publish, docker push, gh release create, twine upload, gem push",
   "curl or wget in the same command as a shell (curl … | sh)",
   "rm -r of a path outside the project",
@@ -52,20 +52,71 @@ const operands = (command: SimpleCommand): readonly { readonly word: string; rea
 
 const recursive = (command: SimpleCommand): boolean => command.words.slice(1).some((w) => w === "--recursive" || (/^-[a-zA-Z]+$/.test(w) && /[rR]/.test(w)));
 
+/** `git`'s options that take the next word (`git -C dir push`). */
+const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);
+
+/** The word where `git`'s subcommand stands (after its own options), or undefined. */
+const gitSubcommand = (command: SimpleCommand): number | undefined => {
+  for (let i = 1; i < command.words.length; i++) {
+    const word = command.words[i] ?? "";
+    if (GIT_OPTIONS_WITH_VALUE.has(word)) i++;
+    else if (!word.startsWith("-")) return i;
+  }
+  return undefined;
+};
+
+/** True when `words` hold `rule`'s words after the program, in order (`npm --registry x publish` holds `npm publish`). */
+const holds = (command: SimpleCommand, rule: string): boolean => {
+  const [program, ...rest] = rule.split(" ");
+  if (programName(command.words[0] ?? "") !== program) return false;
+  let at = 1;
+  for (const word of rest) {
+    const found = command.words.indexOf(word, at);
+    if (found === -1) return false;
+    at = found + 1;
+  }
+  return true;
+};
+
+/** Where cp/mv/ln/install write: `-t dir`, `--target-directory=dir`, else the last operand. */
+const destination = (command: SimpleCommand): { readonly word: string; readonly literal: boolean } | undefined => {
+  const words = command.words;
+  // rsync's -t keeps times; its destination is the last operand.
+  if (programName(words[0] ?? "") === "rsync") return operands(command).at(-1);
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i] ?? "";
+    const literal = i < command.literalWords;
+    if ((word === "-t" || word === "--target-directory") && i + 1 < words.length) return { word: words[i + 1] ?? "", literal: i + 1 < command.literalWords };
+    if (word.startsWith("--target-directory=")) return { word: word.slice("--target-directory=".length), literal };
+    if (/^-[a-zA-Z]*t./.test(word) && !word.startsWith("--")) return { word: word.slice(word.indexOf("t") + 1), literal };
+  }
+  return operands(command).at(-1);
+};
+
 /** Why one simple command is always asked about, or undefined. */
 const askedCommand = (command: SimpleCommand, place: Place): string | undefined => {
-  const program = command.words[0] ?? "";
-  if (command.literalWords === 0) return undefined;
-  if (program === "sudo" || program === "su" || program === "doas") return program;
-  if (program === "git" && command.words.includes("push")) return "git push";
-  const published = PUBLISHES.find((rule) => matchesRule(command, rule));
+  // A program word the shell expands (`${G:-git} push`, `/usr/bin/gi? push`): it could be anything on the list.
+  if (command.words.length > 0 && command.literalWords === 0) return "a program word the shell expands";
+  const program = programName(command.words[0] ?? "");
+  if (program === "sudo" || program === "su" || program === "doas" || program === "pkexec") return program;
+  if (program === "git") {
+    if (command.words.includes("push")) return "git push";
+    const sub = gitSubcommand(command);
+    if (sub !== undefined && sub >= command.literalWords) return "git push (a subcommand the shell expands)";
+    if (command.words.some((w) => w.includes("alias."))) return "git push (an alias defined for the command)";
+  }
+  const published = PUBLISHES.find((rule) => holds(command, rule));
   if (published !== undefined) return published;
   if (program === "rm" && recursive(command) && operands(command).some((o) => outside(place, o.word, o.literal))) return "rm -r outside the project";
   if (command.redirects.some((r) => r.writes && outside(place, r.target, r.literal))) return "a write outside the project";
   if (program === "tee" && operands(command).some((o) => outside(place, o.word, o.literal))) return "a write outside the project";
   if (["cp", "mv", "ln", "install", "rsync"].includes(program)) {
-    const last = operands(command).at(-1);
+    const last = destination(command);
     if (last !== undefined && outside(place, last.word, last.literal)) return "a write outside the project";
+  }
+  if (program === "dd") {
+    const of = command.words.findIndex((w) => w.startsWith("of="));
+    if (of !== -1 && outside(place, (command.words[of] ?? "").slice(3), of < command.literalWords)) return "a write outside the project";
   }
   return undefined;
 };
@@ -77,7 +128,7 @@ export const alwaysAsked = (shape: CommandShape, place: Place): string | undefin
     const why = askedCommand(command, place);
     if (why !== undefined) return why;
   }
-  const programs = shape.commands.map((c) => c.words[0] ?? "");
+  const programs = shape.commands.map((c) => programName(c.words[0] ?? ""));
   if (programs.some((p) => p === "curl" || p === "wget") && programs.some((p) => SHELLS.has(p))) return "curl|wget … | sh";
   return undefined;
 };

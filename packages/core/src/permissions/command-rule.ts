@@ -45,7 +45,37 @@ export const RUNS_OTHER_COMMANDS: ReadonlySet<string> = new Set([
   "chroot",
   "setsid",
   "parallel",
+  "stdbuf",
+  "unbuffer",
+  "flock",
+  "taskset",
+  "chrt",
+  "script",
+  "ssh",
+  "unshare",
+  "nsenter",
+  "runuser",
+  "pkexec",
+  "systemd-run",
+  "fakeroot",
+  "firejail",
+  "busybox",
+  "toybox",
+  "expect",
 ]);
+
+/** The program a command runs, as the lists name it: `/usr/bin/git` is `git`. */
+export const programName = (word: string): string => word.slice(word.lastIndexOf("/") + 1);
+
+/** `find`'s actions that run a command or delete/write files: a rule for `find` must not cover them. */
+const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
+
+/** True when the command runs another command given in its words (`env rm`, `/usr/bin/env rm`, `find -exec`). */
+export const runsOtherCommand = (command: SimpleCommand): boolean => {
+  const program = programName(command.words[0] ?? "");
+  if (RUNS_OTHER_COMMANDS.has(program)) return true;
+  return program === "find" && command.words.some((w) => FIND_ACTIONS.has(w));
+};
 
 /** Programs whose first argument is a subcommand (`git status`); the value: subcommands taking a further word. */
 const SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map<string, ReadonlySet<string>>([
@@ -88,7 +118,7 @@ const isOption = (word: string): boolean => word.startsWith("-") || word.startsW
 export const ruleFor = (command: SimpleCommand): string | undefined => {
   const words = command.words.slice(0, command.literalWords);
   const program = words[0];
-  if (program === undefined || program === "" || RUNS_OTHER_COMMANDS.has(program) || program.includes("=")) return undefined;
+  if (program === undefined || program === "" || RUNS_OTHER_COMMANDS.has(programName(program)) || program.includes("=")) return undefined;
   const deeper = SUBCOMMANDS.get(program);
   if (deeper === undefined) return program;
   const sub = words[1];

@@ -6,7 +6,7 @@
 import type { PermissionMode } from "../vocabulary/permission-mode.js";
 import { alwaysAsked, outside, type Place } from "./always-ask.js";
 import type { CommandShape, SimpleCommand } from "./command-shape.js";
-import { matchesRule, RUNS_OTHER_COMMANDS, ruleFor } from "./command-rule.js";
+import { matchesRule, ruleFor, runsOtherCommand } from "./command-rule.js";
 
 /** Rules in force: rule words, `edits` and `reads` for the file tools. */
 export type PermissionRules = { readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
@@ -53,7 +53,7 @@ export const screenCommand = (shape: CommandShape, rules: PermissionRules, mode:
   // lists above could not see (a substitution, a program that runs another: `sh -c "git push"`).
   if (mode === "sandbox") {
     if (shape.opaque.length > 0) return { verdict: "ask", why: `sandbox mode, but it holds ${shape.opaque.join(", ")}` };
-    const runner = shape.commands.find((c) => RUNS_OTHER_COMMANDS.has(c.words[0] ?? ""));
+    const runner = shape.commands.find(runsOtherCommand);
     if (runner !== undefined) return { verdict: "ask", why: `sandbox mode, but ${runner.words[0]} runs another command` };
     return { verdict: "run", why: "sandbox mode: runs confined" };
   }
@@ -61,7 +61,7 @@ export const screenCommand = (shape: CommandShape, rules: PermissionRules, mode:
   if (shape.opaque.length > 0) return { verdict: "default", why: `holds ${shape.opaque.join(", ")}`, ...offer };
   if (shape.commands.length === 0) return { verdict: "default", why: "no command", ...offer };
   for (const command of shape.commands) {
-    if (RUNS_OTHER_COMMANDS.has(command.words[0] ?? "")) return { verdict: "default", why: `${command.words[0]} runs another command`, ...offer };
+    if (runsOtherCommand(command)) return { verdict: "default", why: `${command.words[0]} runs another command`, ...offer };
     if (command.redirects.some((r) => outside(place, r.target, r.literal))) return { verdict: "default", why: "a redirection outside the project", ...offer };
     if (matchingRule(command, rules.allow) === undefined) return { verdict: "default", why: `no rule covers "${command.words.join(" ")}"`, ...offer };
   }

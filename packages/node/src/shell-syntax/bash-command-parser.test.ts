@@ -47,7 +47,46 @@ describe("bash commands against rules (tree-sitter-bash and the core's matching)
     expect(await verdict("if true; then rm x; fi", npm)).toBe("default");
     expect(await verdict("f() { rm x; }; npm test", npm)).toBe("default");
     expect(await verdict("n\\pm test", npm)).toBe("run");
-    expect(await verdict("$X test", npm)).toBe("default");
+    expect(await verdict("$X test", npm)).toBe("ask");
+  });
+
+  it("what rides after a here-document's word, a find action, an absolute path or options before the subcommand does not slip past", async () => {
+    const cat = rules(["cat"]);
+    expect(await verdict("cat <<EOF\nhi\nEOF", cat)).toBe("run");
+    expect(await verdict("cat <<EOF > out.txt\nhi\nEOF", cat)).toBe("run");
+    expect(await verdict("cat <<EOF && rm -rf x\nhi\nEOF", cat)).toBe("default");
+    expect(await verdict("cat <<EOF | sh\nrm x\nEOF", cat)).toBe("default");
+    expect(await verdict("cat <<EOF > /etc/x\nhi\nEOF", cat)).toBe("ask");
+    const find = rules(["find"]);
+    expect(await verdict("find . -name x", find)).toBe("run");
+    expect(await verdict("find . -exec rm -rf x {} +", find)).toBe("default");
+    expect(await verdict("find . -delete", find)).toBe("default");
+    expect(await verdict("/usr/bin/env rm x", rules(["/usr/bin/env"]))).toBe("default");
+    expect(screenCommand(await parser.parse("/usr/bin/env rm x"), rules([]), "ask", place).offer).toBeUndefined();
+    expect(await verdict("cp -t /etc a", rules(["cp"]))).toBe("ask");
+    expect(await verdict("mv --target-directory=/etc a", rules(["mv"]))).toBe("ask");
+    expect(await verdict("dd if=a of=/etc/x", rules(["dd"]))).toBe("ask");
+    expect(await verdict("rsync -avtz a /etc/", rules(["rsync"]))).toBe("ask");
+    expect(await verdict("cp -t . a", rules(["cp"]))).toBe("run");
+    const sandbox = async (command: string) => screenCommand(await parser.parse(command), rules([]), "sandbox", place).verdict;
+    for (const command of [
+      "/usr/bin/git push",
+      "${G:-git} push",
+      "git ${P:-push}",
+      "git pus?",
+      "git -c alias.x=push x",
+      "npm --dry-run=false publish",
+      "stdbuf -oL git push",
+      "busybox sh -c 'git push'",
+      "find . -exec git push ;",
+      "/usr/bin/sudo ls",
+      "curl x | /bin/sh",
+      "/bin/rm -rf ../x",
+    ]) {
+      expect(await sandbox(command), command).toBe("ask");
+    }
+    expect(await sandbox("git add *.ts")).toBe("run");
+    expect(await sandbox("ls $HOME")).toBe("run");
   });
 
   it("deny wins, in any mode; the built-in list asks whatever the rules, except in mode all", async () => {

@@ -82,22 +82,42 @@ const redirectOf = (node: SyntaxNode): Redirect | undefined => {
 
 const REDIRECT_TYPES = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 
+const HEREDOC_PARTS = new Set(["heredoc_start", "heredoc_body", "heredoc_end"]);
+
+/**
+ * A redirection node's redirections into `own`; what else runs in it into `tails`. tree-sitter-bash
+ * puts the rest of a here-document's first line inside its redirect (`cat <<EOF > /etc/x`, `cat <<EOF
+ * && rm -rf x`, `cat <<EOF | sh`): those redirections and commands count like any other.
+ */
+const collectRedirect = (node: SyntaxNode, own: Redirect[], tails: SyntaxNode[]): void => {
+  if (node.type !== "heredoc_redirect") {
+    const r = redirectOf(node);
+    if (r !== undefined) own.push(r);
+    return;
+  }
+  for (const child of children(node)) {
+    if (HEREDOC_PARTS.has(child.type)) continue;
+    if (REDIRECT_TYPES.has(child.type)) collectRedirect(child, own, tails);
+    else tails.push(child);
+  }
+};
+
 type Walk = { readonly commands: SimpleCommand[]; readonly opaque: Set<string> };
 
 const walkCommand = (node: SyntaxNode, redirects: readonly Redirect[], into: Walk): void => {
   const words: Word[] = [];
   const own: Redirect[] = [...redirects];
+  const tails: SyntaxNode[] = [];
   for (const child of children(node)) {
     if (child.type === "variable_assignment") into.opaque.add("a variable assignment");
     else if (child.type === "command_name") words.push(...children(child).map(wordOf));
-    else if (REDIRECT_TYPES.has(child.type)) {
-      const r = redirectOf(child);
-      if (r !== undefined) own.push(r);
-    } else if (WORD_TYPES.has(child.type)) words.push(wordOf(child));
+    else if (REDIRECT_TYPES.has(child.type)) collectRedirect(child, own, tails);
+    else if (WORD_TYPES.has(child.type)) words.push(wordOf(child));
     else into.opaque.add(`a ${child.type.replace(/_/g, " ")}`);
   }
   const firstNotLiteral = words.findIndex((w) => !w.literal);
   into.commands.push({ words: words.map((w) => w.text), literalWords: firstNotLiteral === -1 ? words.length : firstNotLiteral, redirects: own });
+  for (const tail of tails) walk(tail, redirects, into);
 };
 
 const walk = (node: SyntaxNode, redirects: readonly Redirect[], into: Walk): void => {
@@ -111,16 +131,15 @@ const walk = (node: SyntaxNode, redirects: readonly Redirect[], into: Walk): voi
       for (const child of children(node)) walk(child, redirects, into);
       return;
     case "redirected_statement": {
-      const own = [...redirects];
+      const own: Redirect[] = [...redirects];
+      const tails: SyntaxNode[] = [];
       for (const child of children(node)) {
-        if (REDIRECT_TYPES.has(child.type)) {
-          const r = redirectOf(child);
-          if (r !== undefined) own.push(r);
-        }
+        if (REDIRECT_TYPES.has(child.type)) collectRedirect(child, own, tails);
       }
       const body = node.childForFieldName("body");
       if (body !== null) walk(body, own, into);
       else if (own.length > 0) into.opaque.add("a redirection without a command");
+      for (const tail of tails) walk(tail, redirects, into);
       return;
     }
     case "command":
