@@ -12,9 +12,10 @@
  * contract holds: `step` never throws, and ends with exactly one `finish` or `error`.
  */
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart, JSONSchema7 } from "@ai-sdk/provider";
-import { answerTooLargeIn, type Model, type ModelError, type ModelEvent, type ModelRequest, type ToolSpec } from "@mm/core";
+import type { Model, ModelError, ModelEvent, ModelRequest, ToolSpec } from "@mm/core";
 import { chatProviderFor, type ChatProvider } from "./chat-provider.js";
-import { abortedError, explainError, type ErrorContext } from "./explain-error.js";
+import { abortedError, explainError, explainFailure, type ErrorContext } from "./explain-error.js";
+import { callFacts, type ModelFailure, modelFailure, StepFailed } from "./model-failure.js";
 import { isOpenAIHost } from "./openai-host.js";
 import { COMPATIBLE_PROVIDER, providerModels } from "./provider-models.js";
 import type { ProxySettings } from "./proxy.js";
@@ -74,36 +75,23 @@ export const NO_API_KEY: ModelError = noApiKey();
 
 /** `model server answered 500, retry 1/2 in 2 s`, or the failure's own words. */
 export const retryLine = (notice: RetryNotice, context: ErrorContext): string => {
-  const status = (notice.error as { statusCode?: unknown }).statusCode;
-  const cause = typeof status === "number" ? `model server answered ${status}` : explainError(notice.error, context).message;
+  const status = callFacts(notice.failure)?.status;
+  const cause = status !== undefined ? `model server answered ${status}` : explainFailure(notice.failure, context).message;
   const ms = Math.round(notice.delayMs);
   const delay = ms < 1000 ? `${ms} ms` : `${Number.isInteger(ms / 1000) ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
   return `${cause}, retry ${notice.retry}/${notice.of} in ${delay}`;
 };
 
-/** An attempt's failure as a thrown error: retryable when the step may be tried again. */
-const failureError = (failure: StepFailure): unknown => {
-  switch (failure.kind) {
-    case "unfinished":
-      return Object.assign(new Error("the model server ended the stream before finishing the answer"), {
-        name: "MM_UnfinishedStream",
-        isRetryable: true,
-      });
-    case "too-much-output":
-      return Object.assign(new Error(`the model's output passed ${failure.limit} characters in one step; stopped`), { name: "MM_TooMuchOutput" });
-    case "provider":
-      return failure.error;
-  }
+/** An attempt's failure, thrown to the retries: a stream that ended unfinished is retried while nothing was shown. */
+const stepFailure = (failure: StepFailure): StepFailed => {
+  const read: ModelFailure =
+    failure.kind === "unfinished"
+      ? { kind: "stream-ended" }
+      : failure.kind === "too-much-output"
+        ? { kind: "too-much-output", limit: failure.limit }
+        : modelFailure(failure.error);
+  return new StepFailed(read);
 };
-
-/**
- * A stream read that failed (a socket dropped mid-answer): retryable while nothing was shown; but a
- * stream past its bound (model-fetch.ts) as it is: the same server would send the same, never retried.
- */
-const readFailure = (error: unknown): unknown =>
-  error instanceof Error && error.name !== "AbortError" && answerTooLargeIn(error) === undefined
-    ? Object.assign(new Error(error.message, { cause: error }), { name: "MM_StreamBroken", isRetryable: true })
-    : error;
 
 const toolsOf = (specs: readonly ToolSpec[]): LanguageModelV3FunctionTool[] =>
   specs.map((spec) => ({
@@ -173,7 +161,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     // Stops the request when the step must end early (too much output), as the editor's cancel does.
     const own = new AbortController();
     const abortSignal = AbortSignal.any([signal, own.signal]);
-    const failed = (error: unknown): ModelEvent => ({ type: "error", error: signal.aborted ? abortedError() : explainError(error, errorContext) });
+    const failed = (failure: ModelFailure): ModelEvent => ({ type: "error", error: signal.aborted ? abortedError() : explainFailure(failure, errorContext) });
     let model: LanguageModelV3;
     try {
       model = await modelsOf(request.model ?? options.model);
@@ -201,7 +189,9 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
         try {
           next = await reader!.read();
         } catch (error) {
-          throw readFailure(error);
+          // A read that failed (a socket dropped mid-answer) is retried while nothing was shown; a stream
+          // past its bound (model-fetch.ts) never: the same server would send the same.
+          throw new StepFailed(modelFailure(error, "read"));
         }
         if (next.done) return { events: [], done: true };
         const outcome = parts.take(next.value);
@@ -209,7 +199,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
           if (outcome.failure.kind === "too-much-output") own.abort();
           // What came with the failure is shown before it (the core keeps text, drops the calls).
           if (outcome.events.length > 0) pending = outcome.events;
-          throw failureError(outcome.failure);
+          throw stepFailure(outcome.failure);
         }
         if (outcome.events.length > 0) return { events: outcome.events, done: false };
       }
@@ -218,7 +208,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     /** The attempt's end once its stream is done: its calls and finish (errors after a cut-off to the log), or a failure thrown. */
     const ended = (): readonly ModelEvent[] => {
       const end = parts.end();
-      if ("failure" in end) throw failureError(end.failure);
+      if ("failure" in end) throw stepFailure(end.failure);
       for (const error of parts.ignored) {
         const words = parts.cutOff === "content-filter" ? "stopped by its content filter" : "cut off at the model's output limit";
         options.log?.(`the model server sent an error after the answer was ${words}; the answer ends there: ${explainError(error, errorContext).message}`);
@@ -227,7 +217,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
     };
     try {
       // An attempt: the request, then its stream up to the first thing to show (or its end).
-      let first = await withRetries(
+      const attempted = await withRetries(
         async () => {
           reader?.cancel().catch(() => undefined);
           parts = stepParts(maxOutputChars);
@@ -242,6 +232,11 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
         },
         { maxRetries, signal, onRetry: logRetry, ...(options.sleep ? { sleep: options.sleep } : {}) },
       );
+      if (attempted.isErr()) {
+        yield* pending;
+        return yield failed(attempted.error);
+      }
+      let first = attempted.value;
       if ("refused" in first) return yield { type: "error", error: first.refused };
       for (;;) {
         yield* first.events;
@@ -251,7 +246,7 @@ export const aiSdkModel = (options: AiSdkModelOptions): Model => {
       }
     } catch (error) {
       yield* pending;
-      yield failed(error);
+      yield failed(modelFailure(error));
     } finally {
       // Ended early (a consumer's break, an error, the finish): let the response go.
       reader?.cancel().catch(() => undefined);

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { errorClass } from "./error-class.js";
-import { explainError, isPlainHttpAnswer } from "./explain-error.js";
+import { APICallError } from "@ai-sdk/provider";
+import { explainError, explainFailure } from "./explain-error.js";
+import { isPlainHttpAnswer, modelFailure } from "./model-failure.js";
 
 const context = { baseURL: "http://localhost:11434/v1", apiKey: "sk-live-abcdefghijklmnop" };
 
-const named = (name: string, message: string, fields: Record<string, unknown> = {}): Error => Object.assign(new Error(message), { name, ...fields });
-
-const apiCallError = (message: string, fields: Record<string, unknown> = {}): Error => named("AI_APICallError", message, fields);
+const apiCallError = (message: string, fields: Omit<ConstructorParameters<typeof APICallError>[0], "message" | "url" | "requestBodyValues"> = {}): Error =>
+  new APICallError({ message, url: "http://localhost:11434/v1/chat/completions", requestBodyValues: {}, ...fields });
 
 const fetchFailed = (code: string, message: string): Error => new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
 
@@ -41,8 +42,9 @@ describe("explainError", () => {
 
   it("counts the attempts of retried failures", () => {
     const last = apiCallError("connect ECONNREFUSED", { cause: fetchFailed("ECONNREFUSED", "connect ECONNREFUSED").cause });
-    const retry = named("AI_RetryError", "Failed after 3 attempts", { lastError: last, errors: [last, last, last] });
-    expect(explainError(retry, context).message).toBe("cannot reach the model server at http://localhost:11434/v1: connection refused after 3 attempts");
+    expect(explainFailure({ kind: "retries-spent", attempts: 3, last: modelFailure(last) }, context).message).toBe(
+      "cannot reach the model server at http://localhost:11434/v1: connection refused after 3 attempts",
+    );
   });
 
   it("explains client errors with the server's message and a hint for 404", () => {
@@ -148,8 +150,9 @@ describe("explainError: what to do about it", () => {
           'cannot reach the model server at https://127.0.0.1:8000/v1: it answers plain HTTP, not TLS ("wrong version number"); use http://, as in http://127.0.0.1:8000/v1',
       });
     }
-    const retried = named("AI_RetryError", "Failed after 3 attempts", { lastError: wrongVersion("ERR_SSL_WRONG_VERSION_NUMBER"), errors: [1, 2, 3] });
-    expect(isPlainHttpAnswer(retried)).toBe(true);
+    const retried = explainFailure({ kind: "retries-spent", attempts: 3, last: modelFailure(wrongVersion("ERR_SSL_WRONG_VERSION_NUMBER")) }, context);
+    expect(retried.message).toContain('it answers plain HTTP, not TLS ("wrong version number")');
+    expect(retried.message).not.toContain("attempts");
     expect(isPlainHttpAnswer(fetchFailed("ECONNREFUSED", "connect ECONNREFUSED"))).toBe(false);
   });
 

@@ -1,80 +1,15 @@
 /**
- * Turns whatever a model step failed with (AI SDK errors, fetch failures, aborts, mm's own stream
- * failures) into mm's `ModelError`: a kind and one line fit for the user. Recognises AI SDK errors by
- * name so this module loads without the SDK; never lets the API key through.
+ * A model request's failure ({@link ModelFailure}, read in model-failure.ts) as mm's `ModelError`: a
+ * kind and one line fit for the user, matched once here; never lets the API key through.
  */
-import { answerTooLargeIn, type ModelError } from "@mm/core";
-import { bodyFields, errorClass } from "./error-class.js";
-import type { RedirectRefused } from "./model-fetch.js";
+import type { ModelError } from "@mm/core";
+import { type ModelFailure, modelFailure } from "./model-failure.js";
 
 /**
  * Where the step went and with what key: for the message, and for what must never be in it.
  * `apiKeyEnv`: the variable the key was read from (`OPENAI_API_KEY` when absent), named when refused.
  */
 export type ErrorContext = { readonly baseURL: string; readonly apiKey?: string | undefined; readonly apiKeyEnv?: string | undefined };
-
-type Failure = Error & {
-  readonly statusCode?: number;
-  readonly responseBody?: string;
-  readonly lastError?: unknown;
-  readonly errors?: readonly unknown[];
-  readonly code?: unknown;
-};
-
-const MAX_DETAIL = 200;
-
-const NETWORK_CODES: Readonly<Record<string, string>> = {
-  ECONNREFUSED: "connection refused",
-  ConnectionRefused: "connection refused",
-  ENOTFOUND: "host not found",
-  EAI_AGAIN: "host name lookup failed",
-  ECONNRESET: "connection reset",
-  ConnectionClosed: "connection closed",
-  ETIMEDOUT: "connection timed out",
-  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
-  UND_ERR_HEADERS_TIMEOUT: "no response headers in time",
-  UND_ERR_BODY_TIMEOUT: "the response stalled",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  CERT_HAS_EXPIRED: "its TLS certificate has expired",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
-};
-
-/** `error` and the chain of its causes, each once. */
-function* causesOf(error: unknown): Generator<Error> {
-  const seen = new Set<unknown>();
-  for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
-    seen.add(current);
-    yield current;
-  }
-}
-
-/**
- * Whether `error` is Node's fetch refusing the URL's port outright ("bad port": the ports browsers
- * block, such as 6000): no retry can help.
- */
-export const isBadPort = (error: unknown): boolean => {
-  for (const current of causesOf(error)) {
-    if (/\bbad port\b/i.test(current.message)) return true;
-    const last = (current as Failure).lastError;
-    if (last !== undefined && last !== current && isBadPort(last)) return true;
-  }
-  return false;
-};
-
-/**
- * Whether `error` is a TLS handshake answered in plain text: an https:// URL on a plain-HTTP server
- * (OpenSSL's "wrong version number"). No retry can help; http:// can.
- */
-export const isPlainHttpAnswer = (error: unknown): boolean => {
-  for (const current of causesOf(error)) {
-    const code = (current as Failure).code;
-    if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || (code === "EPROTO" && /wrong version number/i.test(current.message))) return true;
-    const last = (current as Failure).lastError;
-    if (last !== undefined && last !== current && isPlainHttpAnswer(last)) return true;
-  }
-  return false;
-};
 
 /** `baseURL` with http:// for https://. */
 const plainHttpURL = (baseURL: string): string => baseURL.replace(/^https:/i, "http:");
@@ -99,115 +34,95 @@ const notFoundHint = (baseURL: string): string => {
   return "check model.name and model.baseURL";
 };
 
-/** The redirect not followed (model-fetch.ts) in `error`, its causes or a retry's last error, recognised by name. */
-const redirectRefusedIn = (error: unknown): RedirectRefused | undefined => {
-  for (const current of causesOf(error)) {
-    if (current.name === "MM_RedirectRefused") return current as RedirectRefused;
-    const last = (current as Failure).lastError;
-    if (last !== undefined && last !== current) return redirectRefusedIn(last);
-  }
-  return undefined;
-};
-
 /** The error of a step ended by its signal. */
 export const abortedError = (): ModelError => ({ kind: "aborted", message: "the model step was cancelled" });
 
 /** `error` as a ModelError: its kind and one line for the user, without the key. */
-export const explainError = (error: unknown, context: ErrorContext): ModelError => {
-  const explained = explain(error, context);
+export const explainError = (error: unknown, context: ErrorContext): ModelError => explainFailure(modelFailure(error), context);
+
+/** `failure` as a ModelError: its kind and one line for the user, without the key. */
+export const explainFailure = (failure: ModelFailure, context: ErrorContext): ModelError => {
+  const explained = explain(failure, context, 1);
   return { kind: explained.kind, message: scrub(explained.message, context.apiKey) };
 };
 
-const explain = (error: unknown, context: ErrorContext): ModelError => {
-  const { baseURL } = context;
-  if (!(error instanceof Error)) return explainValue(error);
-  if (isPlainHttpAnswer(error)) {
-    return {
-      kind: "network",
-      message: `cannot reach the model server at ${baseURL}: it answers plain HTTP, not TLS ("wrong version number"); use http://, as in ${plainHttpURL(baseURL)}`,
-    };
-  }
-  if (isBadPort(error)) {
-    return {
-      kind: "network",
-      message: `cannot reach the model server at ${baseURL}: Node's fetch refuses port ${portOf(baseURL)} ("bad port", one of the ports browsers block); serve the model on another port`,
-    };
-  }
-  const tooLarge = answerTooLargeIn(error);
-  if (tooLarge !== undefined) return { kind: "bad-response", message: `the model server at ${baseURL} ${tooLarge.message}; stopped, not retried` };
-  const redirect = redirectRefusedIn(error);
-  if (redirect !== undefined) {
-    const hint = redirect.why === "too-many" || redirect.why === "credentials" ? "" : " (if that is the model server, set model.baseURL to its URL)";
-    return { kind: "config", message: `the model server at ${baseURL} ${redirect.message}${hint}` };
-  }
-  const failure = error as Failure;
-  if (failure.name === "AbortError" || failure.name === "ResponseAborted") return abortedError();
-  if (failure.name === "TimeoutError") return { kind: "network", message: `the model server at ${baseURL} timed out` };
-  if (failure.name === "AI_RetryError" && failure.lastError !== undefined) {
-    return explainLast(failure.lastError, failure.errors?.length ?? 1, context);
-  }
-  return explainLast(error, 1, context);
-};
-
-/** Not an Error: typically an error frame the server streamed after some output (`{ error: { message } }`). */
-const explainValue = (value: unknown): ModelError => {
-  const classified = classifiedError(value, undefined, "");
-  if (classified !== undefined) return classified;
-  const record = (v: unknown): Record<string, unknown> | undefined => (typeof v === "object" && v !== null ? (v as Record<string, unknown>) : undefined);
-  const frame = record(value);
-  const inner = record(frame?.error) ?? frame;
-  return typeof inner?.message === "string"
-    ? { kind: "server", message: `the model server failed mid-response: ${oneLine(inner.message) || "no details"}` }
-    : { kind: "bad-response", message: `model step failed: ${oneLine(String(value))}` };
-};
-
-const explainLast = (error: unknown, attempts: number, { baseURL, apiKey, apiKeyEnv = "OPENAI_API_KEY" }: ErrorContext): ModelError => {
-  if (!(error instanceof Error)) return explainValue(error);
-  const failure = error as Failure;
-  const status = failure.statusCode;
+/** The one match of a failure to its line; `attempts` counted in the line of what retries may have met. */
+const explain = (failure: ModelFailure, context: ErrorContext, attempts: number): ModelError => {
+  const { baseURL, apiKey, apiKeyEnv = "OPENAI_API_KEY" } = context;
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
-  // The server closed the stream itself, cleanly, before it finished the answer (no finish reason, no
-  // response.completed): not a broken connection, though still an error.
-  if (failure.name === "MM_UnfinishedStream") {
-    return { kind: "network", message: `the model server at ${baseURL} ended the stream before finishing the answer${tries}` };
-  }
-  if (failure.name === "MM_StreamBroken") {
-    const reason = networkReason(failure) ?? oneLine(failure.message);
-    return {
-      kind: "network",
-      message: `the connection to the model server at ${baseURL} broke before the answer was finished${reason !== "mid-stream" ? ` (${reason})` : ""}${tries}`,
-    };
-  }
-  if (failure.name === "MM_TooMuchOutput") return { kind: "bad-response", message: oneLine(failure.message) };
-  const classified = classifiedError(error, status, status !== undefined ? detailOf(failure) : oneLine(failure.message));
-  if (classified !== undefined) return classified;
-  if (status !== undefined && status >= 400) {
-    const detail = detailOf(failure);
-    if (status === 401 || status === 403) return refusedKey(status, detail, apiKey, apiKeyEnv);
-    if (status === 429) {
-      return { kind: "rate-limit", message: `the model server is rate-limiting requests (429)${attempts > 1 ? `, retries exhausted${tries}` : ""}: ${detail}` };
+  switch (failure.kind) {
+    case "aborted":
+      return abortedError();
+    case "timeout":
+      return { kind: "network", message: `the model server at ${baseURL} timed out` };
+    case "plain-http":
+      return {
+        kind: "network",
+        message: `cannot reach the model server at ${baseURL}: it answers plain HTTP, not TLS ("wrong version number"); use http://, as in ${plainHttpURL(baseURL)}`,
+      };
+    case "bad-port":
+      return {
+        kind: "network",
+        message: `cannot reach the model server at ${baseURL}: Node's fetch refuses port ${portOf(baseURL)} ("bad port", one of the ports browsers block); serve the model on another port`,
+      };
+    case "answer-too-large":
+      return { kind: "bad-response", message: `the model server at ${baseURL} ${failure.message}; stopped, not retried` };
+    case "redirect-refused": {
+      const hint = failure.why === "too-many" || failure.why === "credentials" ? "" : " (if that is the model server, set model.baseURL to its URL)";
+      return { kind: "config", message: `the model server at ${baseURL} ${failure.message}${hint}` };
     }
-    if (status >= 500) return { kind: "server", message: `model server error ${status}${tries}: ${detail}` };
-    if (status === 404) {
-      return { kind: "bad-response", message: `the model server answered 404: ${detail} (${notFoundHint(baseURL)})` };
-    }
-    return { kind: "bad-response", message: `the model server rejected the request (${status}): ${detail}` };
+    case "retries-spent":
+      return explain(failure.last, context, failure.attempts);
+    // The server closed the stream itself, cleanly, before it finished the answer (no finish reason, no
+    // response.completed): not a broken connection, though still an error.
+    case "stream-ended":
+      return { kind: "network", message: `the model server at ${baseURL} ended the stream before finishing the answer${tries}` };
+    case "stream-broken":
+      return {
+        kind: "network",
+        message: `the connection to the model server at ${baseURL} broke before the answer was finished${failure.reason !== "mid-stream" ? ` (${failure.reason})` : ""}${tries}`,
+      };
+    case "too-much-output":
+      return { kind: "bad-response", message: `the model's output passed ${failure.limit} characters in one step; stopped` };
+    case "refused":
+      return refusedError(failure);
+    case "http":
+      return httpError(failure.status, failure.detail, attempts, { baseURL, apiKey, apiKeyEnv });
+    case "broke-mid-response":
+      return { kind: "network", message: `the connection to the model server at ${baseURL} broke mid-response` };
+    case "unreachable":
+      return { kind: "network", message: `cannot reach the model server at ${baseURL}: ${failure.reason}${tries}` };
+    case "streamed-error":
+      return { kind: "server", message: `the model server failed mid-response: ${failure.message}` };
+    case "missing-key":
+      return { kind: "config", message: failure.message };
+    case "bad-header":
+      return {
+        kind: "config",
+        message: `a request header cannot be sent: ${failure.message} (look for a stray character, such as a trailing \\r, in the API key or the configured headers)`,
+      };
+    case "unusable":
+      return { kind: "bad-response", message: `the model server sent something mm cannot use: ${failure.message}` };
+    case "odd-value":
+      return { kind: "bad-response", message: `model step failed: ${failure.text}` };
   }
-  const network = networkReason(failure);
-  if (network !== undefined) {
-    return status !== undefined || network === "mid-stream"
-      ? { kind: "network", message: `the connection to the model server at ${baseURL} broke mid-response` }
-      : { kind: "network", message: `cannot reach the model server at ${baseURL}: ${network}${tries}` };
+};
+
+/** An error status in one line: a refused key, rate limiting, a server error, a 404 with a hint, any other refusal. */
+const httpError = (
+  status: number,
+  detail: string,
+  attempts: number,
+  { baseURL, apiKey, apiKeyEnv }: ErrorContext & { readonly apiKeyEnv: string },
+): ModelError => {
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+  if (status === 401 || status === 403) return refusedKey(status, detail, apiKey, apiKeyEnv);
+  if (status === 429) {
+    return { kind: "rate-limit", message: `the model server is rate-limiting requests (429)${attempts > 1 ? `, retries exhausted${tries}` : ""}: ${detail}` };
   }
-  if (failure.name === "AI_LoadAPIKeyError") return { kind: "config", message: oneLine(failure.message) };
-  const code = (failure as { code?: unknown }).code;
-  if (code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") {
-    return {
-      kind: "config",
-      message: `a request header cannot be sent: ${oneLine(failure.message)} (look for a stray character, such as a trailing \\r, in the API key or the configured headers)`,
-    };
-  }
-  return { kind: "bad-response", message: `the model server sent something mm cannot use: ${oneLine(failure.message)}` };
+  if (status >= 500) return { kind: "server", message: `model server error ${status}${tries}: ${detail}` };
+  if (status === 404) return { kind: "bad-response", message: `the model server answered 404: ${detail} (${notFoundHint(baseURL)})` };
+  return { kind: "bad-response", message: `the model server rejected the request (${status}): ${detail}` };
 };
 
 /** A 401 or 403, naming the variable the key was read from (set or not), and the server's words. */
@@ -219,52 +134,22 @@ const refusedKey = (status: number, detail: string, apiKey: string | undefined, 
   return { kind: "auth", message };
 };
 
-/** A quota, too-large or images-refused failure in one line the user can act on; `detail` the server's words. */
-const classifiedError = (error: unknown, status: number | undefined, detail: string): ModelError | undefined => {
-  const kind = errorClass(error);
-  if (kind === undefined) return undefined;
-  const words = detail !== "" ? detail : oneLine(bodyFields(error).message) || "no details";
-  const code = status !== undefined ? ` (${status})` : "";
-  if (kind === "images-refused") {
+/** A quota, too-large or images-refused failure in one line the user can act on. */
+const refusedError = (failure: Extract<ModelFailure, { kind: "refused" }>): ModelError => {
+  const code = failure.status !== undefined ? ` (${failure.status})` : "";
+  const words = failure.detail;
+  if (failure.class === "images-refused") {
     return {
       kind: "images-refused",
       message: `the model server refused the images${code}: ${words} (model.vision is on, but this model does not read images)`,
     };
   }
-  return kind === "quota"
+  return failure.class === "quota"
     ? { kind: "quota", message: `the model server says the account is out of quota${code}: ${words} (check the plan and billing of the key's account)` }
     : {
         kind: "too-large",
         message: `the request is too large for the model${code}: ${words} (run /compact or /new, or lower model.contextWindow so mm compacts sooner)`,
       };
-};
-
-/** Why the connection failed, "mid-stream" when a started response broke, undefined when not a network error. */
-const networkReason = (error: Failure): string | undefined => {
-  let deepest: Error = error;
-  let fetchFailed = false;
-  for (const current of causesOf(error)) {
-    deepest = current;
-    const code = (current as Failure).code;
-    if (typeof code === "string" && NETWORK_CODES[code]) return NETWORK_CODES[code];
-    if (code === "UND_ERR_SOCKET" || current.message === "terminated") return "mid-stream";
-    if (/^(fetch failed|failed to fetch|cannot connect to api)/i.test(current.message)) fetchFailed = true;
-  }
-  return fetchFailed ? oneLine(deepest.message) : undefined;
-};
-
-const detailOf = (failure: Failure): string => {
-  const message = oneLine(failure.message);
-  if (message !== "" && !/^(internal server error|bad gateway|service unavailable|too many requests|unauthorized)$/i.test(message)) {
-    return message;
-  }
-  const body = oneLine(failure.responseBody ?? "");
-  return body !== "" ? body : message || "no details";
-};
-
-const oneLine = (text: string): string => {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 1)}…` : line;
 };
 
 const scrub = (message: string, apiKey: string | undefined): string => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startEndlessServer, type EndlessServer } from "../../fake-openai/src/index.js";
 import { aiSdkModel } from "./ai-sdk-model.js";
 import { listModelIds } from "./model-catalogue.js";
-import { MAX_REDIRECTS, sameOriginRedirects } from "./model-fetch.js";
+import { MAX_REDIRECTS, RedirectRefused, sameOriginRedirects } from "./model-fetch.js";
 import { collect } from "./test-support.js";
 
 /** A fetch answering each URL from `routes` (a redirect's Location, or a body), recording what it was asked. */
@@ -37,7 +37,7 @@ describe("sameOriginRedirects", () => {
     for (const location of ["http://elsewhere:1/v1/x?token=secret", "http://h:2/v1/x", "https://h:1/v1/x"]) {
       const { inner, asked } = routed({ "http://h:1/v1/x": { status: 308, location } });
       const failure = await sameOriginRedirects(inner)("http://h:1/v1/x", { method: "POST", body: "{}" }).catch((e: unknown) => e);
-      expect((failure as Error).name).toBe("MM_RedirectRefused");
+      expect(failure).toBeInstanceOf(RedirectRefused);
       expect((failure as Error).message).toBe(
         `redirected (308) to ${location.replace("?token=secret", "")}, another origin: not followed, so the key goes nowhere else`,
       );

@@ -18,7 +18,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** A redirect not followed; `to` is where it pointed (without credentials, query or fragment). */
 export class RedirectRefused extends Error {
-  override readonly name = "MM_RedirectRefused";
+  override readonly name = "RedirectRefused";
   constructor(
     readonly status: number,
     readonly to: string,

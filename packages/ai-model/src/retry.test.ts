@@ -1,8 +1,17 @@
+import { APICallError } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
+import { modelFailure } from "./model-failure.js";
 import { INITIAL_RETRY_DELAY_MS, retryDelayMs, withRetries, type RetryNotice } from "./retry.js";
 
-const failure = (retryable: boolean, headers?: Record<string, string>) =>
-  Object.assign(new Error(retryable ? "busy" : "bad"), { isRetryable: retryable, ...(headers ? { responseHeaders: headers } : {}) });
+const failure = (retryable: boolean, headers?: Record<string, string>): Error =>
+  new APICallError({
+    message: retryable ? "busy" : "bad",
+    url: "http://localhost/v1/chat/completions",
+    requestBodyValues: {},
+    statusCode: retryable ? 503 : 400,
+    isRetryable: retryable,
+    ...(headers ? { responseHeaders: headers } : {}),
+  });
 
 /** Runs withRetries over scripted outcomes with a sleep that only records. */
 const run = async (outcomes: readonly (Error | string)[], maxRetries = 2) => {
@@ -16,9 +25,11 @@ const run = async (outcomes: readonly (Error | string)[], maxRetries = 2) => {
       return outcome;
     },
     { maxRetries, signal: new AbortController().signal, sleep: async (ms) => void slept.push(ms), onRetry: (n) => notices.push(n) },
-  ).then(
-    (value) => ({ value }),
-    (error: Error & { errors?: unknown[] }) => ({ error }),
+  ).then((outcome) =>
+    outcome.match(
+      (value) => ({ value }),
+      (failure) => ({ failure }),
+    ),
   );
   return { result, slept, notices, attempts };
 };
@@ -36,21 +47,27 @@ describe("withRetries", () => {
 
   it("gives up after maxRetries with every error, and never retries what is not retryable", async () => {
     const spent = await run([failure(true), failure(true), failure(true)]);
-    expect("error" in spent.result && spent.result.error.name).toBe("AI_RetryError");
+    expect(spent.result).toMatchObject({ failure: { kind: "retries-spent", attempts: 3, last: { kind: "http", status: 503 } } });
     expect(spent.attempts).toBe(3);
     const refused = await run([failure(false), "never"]);
-    expect("error" in refused.result && refused.result.error.message).toBe("bad");
+    expect(refused.result).toMatchObject({ failure: { kind: "http", status: 400, detail: "bad" } });
     expect(refused.slept).toEqual([]);
-    const badPort = Object.assign(new Error("Cannot connect to API: bad port"), { isRetryable: true, cause: new Error("bad port") });
+    const badPort = new APICallError({
+      message: "Cannot connect to API: bad port",
+      url: "http://localhost:6000/v1",
+      requestBodyValues: {},
+      isRetryable: true,
+      cause: new Error("bad port"),
+    });
     const port = await run([badPort, "never"]);
-    expect("error" in port.result && port.result.error).toBe(badPort);
+    expect(port.result).toEqual({ failure: { kind: "bad-port" } });
     expect(port.attempts).toBe(1);
   });
 
   it("honours the server's retry-after-ms and retry-after", () => {
-    expect(retryDelayMs(failure(true, { "retry-after-ms": "5" }), 2000)).toBe(5);
-    expect(retryDelayMs(failure(true, { "retry-after": "3" }), 2000)).toBe(3000);
-    expect(retryDelayMs(failure(true, { "retry-after": "600" }), 2000)).toBe(2000);
-    expect(retryDelayMs(failure(true), 4000)).toBe(4000);
+    expect(retryDelayMs(modelFailure(failure(true, { "retry-after-ms": "5" })), 2000)).toBe(5);
+    expect(retryDelayMs(modelFailure(failure(true, { "retry-after": "3" })), 2000)).toBe(3000);
+    expect(retryDelayMs(modelFailure(failure(true, { "retry-after": "600" })), 2000)).toBe(2000);
+    expect(retryDelayMs(modelFailure(failure(true)), 4000)).toBe(4000);
   });
 });

@@ -2,21 +2,25 @@
  * Retries of a model request, as the AI SDK schedules them: 429, 5xx and connection failures (what
  * the provider marks retryable, except a port Node's fetch refuses outright, https:// to a plain-HTTP
  * server, an exhausted quota, a request too large for the model and an answer past its bound
- * (model-fetch.ts), which no retry helps) are tried again up to
- * `maxRetries` times, waiting 2 s, then twice as long each time, unless the server says how long with
- * `retry-after-ms` / `retry-after`. The wait is injectable so tests never sleep through it; each
- * retry is announced so the operator's log says why.
+ * (model-fetch.ts), which no retry helps) and a stream that broke or ended before it was finished are
+ * tried again up to `maxRetries` times, waiting 2 s, then twice as long each time, unless the server
+ * says how long with `retry-after-ms` / `retry-after`. The wait is injectable so tests never sleep
+ * through it; each retry is announced so the operator's log says why. Each failure is read once
+ * (model-failure.ts); the outcome is a value: the attempt's, or the failure that ended the retries.
+ *
+ * Not the AI SDK's own retry: `ai` 6 does not export it (`retryWithExponentialBackoff` is internal to
+ * `streamText`/`generateText`), and it retries only the request, not a stream that broke before
+ * anything of it was shown (docs/decisions.md, "Model failures as one union").
  */
-import { answerTooLargeIn } from "@mm/core";
-import { errorClass } from "./error-class.js";
-import { isBadPort, isPlainHttpAnswer } from "./explain-error.js";
+import { err, ok, type Result } from "neverthrow";
+import { callFacts, type ModelFailure, modelFailure } from "./model-failure.js";
 
 /** The AI SDK's first wait. */
 export const INITIAL_RETRY_DELAY_MS = 2_000;
 const MAX_HEADER_DELAY_MS = 60_000;
 
 /** One retry about to happen: the attempt that failed (1-based), the limit, the wait, the failure. */
-export type RetryNotice = { readonly retry: number; readonly of: number; readonly delayMs: number; readonly error: unknown };
+export type RetryNotice = { readonly retry: number; readonly of: number; readonly delayMs: number; readonly failure: ModelFailure };
 
 /** How many retries, the signal that stops them, and the injectable wait and announcement. */
 export type RetryOptions = {
@@ -27,16 +31,9 @@ export type RetryOptions = {
   readonly onRetry?: (notice: RetryNotice) => void;
 };
 
-type CallFailure = Error & { readonly isRetryable?: boolean; readonly responseHeaders?: Record<string, string>; readonly cause?: unknown };
-
-const isAbortError = (error: unknown): boolean =>
-  (error instanceof Error || (typeof DOMException !== "undefined" && error instanceof DOMException)) &&
-  (error.name === "AbortError" || error.name === "ResponseAborted" || error.name === "TimeoutError");
-
 /** The wait before the next attempt: the server's `retry-after-ms` / `retry-after` when sane, else the backoff. */
-export const retryDelayMs = (error: unknown, backoffMs: number, now: number = Date.now()): number => {
-  const failure = error as CallFailure;
-  const headers = failure.responseHeaders ?? (failure.cause as CallFailure | undefined)?.responseHeaders;
+export const retryDelayMs = (failure: ModelFailure, backoffMs: number, now: number = Date.now()): number => {
+  const headers = callFacts(failure)?.headers;
   if (!headers) return backoffMs;
   let ms: number | undefined;
   const retryAfterMs = headers["retry-after-ms"];
@@ -50,13 +47,6 @@ export const retryDelayMs = (error: unknown, backoffMs: number, now: number = Da
     ms = Number.isNaN(seconds) ? Date.parse(retryAfter) - now : seconds * 1000;
   }
   return ms !== undefined && !Number.isNaN(ms) && ms >= 0 && (ms < MAX_HEADER_DELAY_MS || ms < backoffMs) ? ms : backoffMs;
-};
-
-/** What the AI SDK throws when retries ran out; explainError reads `lastError` and the number of `errors`. */
-const retryError = (errors: readonly unknown[]): Error => {
-  const last = errors.at(-1);
-  const error = new Error(`Failed after ${errors.length} attempts. Last error: ${last instanceof Error ? last.message : String(last)}`);
-  return Object.assign(error, { name: "AI_RetryError", lastError: last, errors: [...errors] });
 };
 
 /** A real wait on a timer, cut short by the signal. */
@@ -75,36 +65,38 @@ export const timerSleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 /**
- * Whether trying again may help: what the provider marks retryable, but a refused port, TLS to a
- * plain-HTTP server, an exhausted quota, a request too large, or an answer past its bound (an error
- * body that never ends: the same server would send the same).
+ * Whether trying again may help: a stream that broke or ended unfinished, and what the provider marks
+ * retryable; never a refused port, TLS to a plain-HTTP server, an exhausted quota, a request too
+ * large, or an answer past its bound (an error body that never ends: the same server would send the
+ * same), each a kind of its own.
  */
-export const retryableFailure = (error: unknown): boolean =>
-  error instanceof Error &&
-  (error as CallFailure).isRetryable === true &&
-  !isBadPort(error) &&
-  !isPlainHttpAnswer(error) &&
-  errorClass(error) === undefined &&
-  answerTooLargeIn(error) === undefined;
+export const retryableFailure = (failure: ModelFailure): boolean =>
+  failure.kind === "stream-ended" || failure.kind === "stream-broken" || callFacts(failure)?.retryable === true;
 
-/** Runs `attempt`, retrying retryable failures up to `maxRetries` times. */
-export const withRetries = async <T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> => {
+/** Runs `attempt`, retrying retryable failures up to `maxRetries` times; a cancel or a timeout is never retried. */
+export const withRetries = async <T>(attempt: () => Promise<T>, options: RetryOptions): Promise<Result<T, ModelFailure>> => {
   const { maxRetries, signal } = options;
   const sleep = options.sleep ?? timerSleep;
-  const errors: unknown[] = [];
+  let attempts = 0;
   let backoffMs = INITIAL_RETRY_DELAY_MS;
   for (;;) {
+    let failure: ModelFailure;
     try {
-      return await attempt();
+      return ok(await attempt());
     } catch (error) {
-      if (isAbortError(error) || maxRetries === 0) throw error;
-      errors.push(error);
-      if (errors.length > maxRetries) throw retryError(errors);
-      if (!retryableFailure(error)) throw errors.length === 1 ? error : retryError(errors);
-      const delayMs = retryDelayMs(error, backoffMs);
-      options.onRetry?.({ retry: errors.length, of: maxRetries, delayMs, error });
-      await sleep(delayMs, signal);
-      backoffMs *= 2;
+      failure = modelFailure(error);
     }
+    if (failure.kind === "aborted" || failure.kind === "timeout" || maxRetries === 0) return err(failure);
+    attempts++;
+    const spent = (): ModelFailure => (attempts === 1 ? failure : { kind: "retries-spent", attempts, last: failure });
+    if (attempts > maxRetries || !retryableFailure(failure)) return err(spent());
+    const delayMs = retryDelayMs(failure, backoffMs);
+    options.onRetry?.({ retry: attempts, of: maxRetries, delayMs, failure });
+    try {
+      await sleep(delayMs, signal);
+    } catch (error) {
+      return err(modelFailure(error));
+    }
+    backoffMs *= 2;
   }
 };

@@ -17,7 +17,7 @@
  *   does not fail the step: it ends as the finish said, and the error is kept for the log.
  * - Output is capped: text, reasoning and tool input together past `maxOutputChars` stop the step.
  */
-import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { InvalidResponseDataError, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { FinishReason, ModelEvent, Usage } from "@mm/core";
 import { MAX_STEP_OUTPUT_CHARS } from "./output-cap.js";
 import { parseToolInput } from "./tool-input.js";
@@ -177,7 +177,7 @@ export const stepParts = (maxOutputChars: number = MAX_STEP_OUTPUT_CHARS) => {
         }
         // @ai-sdk/openai-compatible 2.0.92 reports a stream without a finish reason as an error part at its
         // end; judged at the end with the other unfinished streams (retried when nothing was shown).
-        if (!finishedOnWire && error instanceof Error && error.name === "AI_InvalidResponseDataError") {
+        if (!finishedOnWire && InvalidResponseDataError.isInstance(error)) {
           deferredError = error;
           return NOTHING;
         }
