@@ -76,6 +76,14 @@ describe("permission rules under attack", () => {
     expect(existsSync(join(root, "a.txt"))).toBe(false);
   });
 
+  it("mode all: a deny rule holds for the program named by its path", async () => {
+    writeFileSync(join(root, "config/mm/config.json"), JSON.stringify({ permissions: { deny: ["touch"] } }));
+    const agent = await run(["/usr/bin/touch denied-by-path", "touch denied-by-name"], "all");
+    expect(agent.permissions).toEqual([]);
+    expect(existsSync(join(project, "denied-by-path"))).toBe(false);
+    expect(existsSync(join(project, "denied-by-name"))).toBe(false);
+  });
+
   it("sandbox mode: git push by its path or through an expansion, npm publish after an option, are asked like git push", async () => {
     const attacks = ["/usr/bin/git push origin main", "${G:-git} push origin main", "git ${P:-push} origin main", "npm --dry-run=false publish"];
     const agent = await run(["echo confined", ...attacks], "sandbox");

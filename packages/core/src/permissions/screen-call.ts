@@ -6,7 +6,7 @@
 import type { PermissionMode } from "../vocabulary/permission-mode.js";
 import { alwaysAsked, outside, type Place } from "./always-ask.js";
 import type { CommandShape, SimpleCommand } from "./command-shape.js";
-import { matchesRule, ruleFor, runsOtherCommand } from "./command-rule.js";
+import { matchesRule, programName, ruleFor, runsOtherCommand } from "./command-rule.js";
 
 /** Rules in force: rule words, `edits` and `reads` for the file tools. */
 export type PermissionRules = { readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
@@ -32,11 +32,25 @@ const commandRules = (rules: readonly string[]): readonly string[] => rules.filt
 
 const matchingRule = (command: SimpleCommand, rules: readonly string[]): string | undefined => commandRules(rules).find((rule) => matchesRule(command, rule));
 
+/**
+ * For `deny` and `ask` only (where matching more is the safe side): the command as written or with its
+ * program by name (`/bin/rm -rf x` meets `deny: ["rm"]`). Allow rules keep the word as written: a
+ * project's `./npm` is not `npm`.
+ */
+const restrictingRule = (command: SimpleCommand, rules: readonly string[]): string | undefined => {
+  const program = command.words[0] ?? "";
+  const named = programName(program);
+  return (
+    matchingRule(command, rules) ??
+    (named !== program && command.literalWords > 0 ? matchingRule({ ...command, words: [named, ...command.words.slice(1)] }, rules) : undefined)
+  );
+};
+
 /** What the rules say about a bash command under `mode`. */
 export const screenCommand = (shape: CommandShape, rules: PermissionRules, mode: PermissionMode, place: Place): Screened => {
   if (!shape.parsed) return { verdict: mode === "all" ? "default" : "ask", why: `cannot be parsed (${shape.reason})` };
   for (const command of shape.commands) {
-    const denied = matchingRule(command, rules.deny);
+    const denied = restrictingRule(command, rules.deny);
     if (denied !== undefined) return { verdict: "deny", why: `denied by the rule "${denied}"` };
   }
   if (mode === "all") return { verdict: "default", why: "mode all" };
@@ -46,7 +60,7 @@ export const screenCommand = (shape: CommandShape, rules: PermissionRules, mode:
   const builtIn = alwaysAsked(shape, place);
   if (builtIn !== undefined) return { verdict: "ask", why: `always asked: ${builtIn}` };
   for (const command of shape.commands) {
-    const asked = matchingRule(command, rules.ask);
+    const asked = restrictingRule(command, rules.ask);
     if (asked !== undefined) return { verdict: "ask", why: `asked by the rule "${asked}"` };
   }
   // The sandbox mode: confined, a command runs unasked unless something in it hides a command the
