@@ -45,7 +45,7 @@ const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`
 
 /** The ACP stream on stdio: the hardened line reader over stdin, and stdout batched (stdio/); `onNotJson` after a line that is not JSON. */
 const stdioStream = (written: (message: acp.AnyMessage) => void, warn: (line: string) => void, onNotJson: () => void): acp.Stream =>
-  ndJsonStream(batchedStdout(), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { log: warn, onWritten: written, onNotJson });
+  ndJsonStream(batchedStdout(), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { warn, onWritten: written, onNotJson });
 
 /** What every stray console line goes through once the secrets are known (main): they never reach the log. */
 let redactConsole = (text: string): string => text;
@@ -195,7 +195,7 @@ const main = async (): Promise<void> => {
     config,
     ports,
     { stream, afterResponse: watch.afterResponse },
-    { home: homedir(), stateDir, os: platformLine(), cwd: process.cwd(), log: log.info, warn: log.warn },
+    { home: homedir(), stateDir, os: platformLine(), cwd: process.cwd(), info: log.info, warn: log.warn },
   );
   installLifecycle(served, log, shell);
   if (sandbox !== undefined) process.on("exit", sandbox.dispose);

@@ -91,7 +91,7 @@ export const inMemoryAcp = (options: Options = {}) => {
       if (raw.method !== undefined && raw.id !== undefined) requestMethods.set(raw.id, raw.method);
     }),
   };
-  const served = serve(config, ports, options.wrapStream?.(agentStream) ?? agentStream, { os: "linux x64", home: "/home/u", log: (l) => logs.push(l) });
+  const served = serve(config, ports, options.wrapStream?.(agentStream) ?? agentStream, { os: "linux x64", home: "/home/u", info: (l) => logs.push(l) });
 
   const answer = options.permission ?? "allow";
   const client = acp

@@ -16,7 +16,7 @@ const refused = (dir: unknown, error: string): acp.RequestError =>
 export const additionalDirectories = async (app: AppState, cwd: string, given: readonly string[] | null | undefined): Promise<readonly string[]> => {
   if (given === undefined || given === null || given.length === 0) return [];
   if (!fullSurface(app)) {
-    app.log(`additionalDirectories ignored (${given.length}): not offered on the spec surface`);
+    app.info(`additionalDirectories ignored (${given.length}): not offered on the spec surface`);
     return [];
   }
   const roots: string[] = [];

@@ -5,9 +5,9 @@ import { shownId } from "./shown-id.js";
 
 export const cancel = (app: AppState, params: acp.CancelNotification): void => {
   if (app.agent.session(params.sessionId) === undefined) {
-    app.log(`cancel for unknown session ${shownId(params.sessionId)} ignored`);
+    app.info(`cancel for unknown session ${shownId(params.sessionId)} ignored`);
     return;
   }
-  app.log(`session ${params.sessionId}: cancel`);
+  app.info(`session ${params.sessionId}: cancel`);
   app.agent.cancel(params.sessionId);
 };

@@ -14,16 +14,16 @@ import { shownId } from "./shown-id.js";
 export const deleteSession = async (app: AppState, params: acp.DeleteSessionRequest): Promise<acp.DeleteSessionResponse> => {
   const { sessionId } = params;
   if (!isSessionId(sessionId)) {
-    app.log(`session ${shownId(sessionId)}: delete of an id not of mm's form: nothing to delete`);
+    app.info(`session ${shownId(sessionId)}: delete of an id not of mm's form: nothing to delete`);
     return {};
   }
   const cwd = app.agent.session(sessionId)?.cwd ?? app.knownCwds.get(sessionId);
   if (cwd === undefined) {
-    app.log(`session ${sessionId}: delete of a session this process does not know: nothing to delete`);
+    app.info(`session ${sessionId}: delete of a session this process does not know: nothing to delete`);
     return {};
   }
   const removed = await app.agent.removeSession(cwd, sessionId);
   if (removed.isErr()) throw invalidSessionParams(sessionId, storeErrorText(removed.error));
-  app.log(`session ${sessionId}: deleted`);
+  app.info(`session ${sessionId}: deleted`);
   return {};
 };

@@ -31,7 +31,7 @@ export const initializeAnswer = (config: MmConfig, params: acp.InitializeRequest
 
 export const initialize = (app: AppState, params: acp.InitializeRequest): acp.InitializeResponse => {
   const client = params.clientInfo ? `${params.clientInfo.name} ${params.clientInfo.version ?? ""}`.trim() : "unknown client";
-  app.log(`initialize: ${client}, protocol version ${params.protocolVersion}`);
+  app.info(`initialize: ${client}, protocol version ${params.protocolVersion}`);
   app.peer.capabilities = params.clientCapabilities;
   if (fullSurface(app)) app.models.warm();
   return initializeAnswer(app.config, params);

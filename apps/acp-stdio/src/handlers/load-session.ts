@@ -34,7 +34,7 @@ export const loadSession = async (app: AppState, params: acp.LoadSessionRequest)
     for (const update of replayUpdates(item, { toolNames: ids !== undefined })) app.notify(session.id, ids === undefined ? update : ids.stamp(update));
     ids?.end();
   }
-  app.log(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);
+  app.info(`session ${session.id} loaded from ${resolvePath(params.cwd, app.config.sessions.dir)}: ${replay.length} message(s) replayed`);
   const after = { unproven: loaded.value.unproven, usage: true, commands: true };
   if (!fullSurface(app)) {
     sendFollowUp(app, session, after);

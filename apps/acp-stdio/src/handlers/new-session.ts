@@ -20,14 +20,14 @@ export const newSession = async (app: AppState, params: acp.NewSessionRequest, r
   await checkCwd(app, params.cwd);
   const roots = await additionalDirectories(app, params.cwd, params.additionalDirectories);
   const session = await app.agent.startSession(params.cwd, roots.length > 0 ? { roots } : {});
-  if (roots.length > 0) app.log(`session ${session.id}: additional directories ${roots.join(", ")}`);
+  if (roots.length > 0) app.info(`session ${session.id}: additional directories ${roots.join(", ")}`);
   app.knownCwds.set(session.id, session.cwd);
   if (!fullSurface(app)) {
-    app.log(`session ${session.id} created in ${params.cwd} (${params.mcpServers.length} MCP server(s) ignored)`);
+    app.info(`session ${session.id} created in ${params.cwd} (${params.mcpServers.length} MCP server(s) ignored)`);
     app.afterResponse(requestId, () => sendFollowUp(app, session, { commands: true }));
     return { sessionId: session.id };
   }
-  app.log(`session ${session.id} created in ${params.cwd} (${params.mcpServers.length} MCP server(s))`);
+  app.info(`session ${session.id} created in ${params.cwd} (${params.mcpServers.length} MCP server(s))`);
   const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers);
   const { reply, later } = await settingsReply(app, session);
   app.afterResponse(requestId, () => sendFollowUp(app, session, { commands: true, later, mcp }));

@@ -39,7 +39,7 @@ export const prompt = async (app: AppState, params: acp.PromptRequest, requestId
   if (rules !== undefined && typed !== undefined && cwd !== undefined) {
     // `/permissions` (full surface): answered here, no model step, nothing in the history.
     const reply = await runPermissionsCommand(rules.book, rules.configured, cwd, typed, rules.where);
-    app.log(`session ${sessionId}: /permissions ${typed}`.trimEnd());
+    app.info(`session ${sessionId}: /permissions ${typed}`.trimEnd());
     send(agentText(reply));
     live.close();
     return { stopReason: "end_turn" };

@@ -38,6 +38,6 @@ export const resumeSession = async (app: AppState, params: acp.ResumeSessionRequ
   const mcp = await attachMcpServers(app, session.id, session.cwd, params.mcpServers ?? []);
   const { reply, later } = await settingsReply(app, session);
   app.afterResponse(requestId, () => sendFollowUp(app, session, { unproven: loaded.value.unproven, usage: true, commands: true, later, mcp }));
-  app.log(`session ${session.id} resumed (${session.history.length - 1} message(s), no replay)`);
+  app.info(`session ${session.id} resumed (${session.history.length - 1} message(s), no replay)`);
   return reply;
 };

@@ -32,7 +32,7 @@ export const attachMcpServers = async (
   const tools = await app.mcp.start(sessionId, specs, cwd, {
     toolsChanged: (now) => void app.agent.setSessionTools(sessionId, now),
     tell,
-    log: (line) => app.log(`session ${sessionId}: ${line}`),
+    info: (line) => app.info(`session ${sessionId}: ${line}`),
   });
   await app.agent.setSessionTools(sessionId, tools);
   return { released };

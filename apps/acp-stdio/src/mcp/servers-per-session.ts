@@ -19,7 +19,8 @@ export type McpHooks = {
   readonly toolsChanged: (tools: readonly Tool[]) => void;
   /** Tells the editor one line about a server. */
   readonly tell: (line: string) => void;
-  readonly log: (line: string) => void;
+  /** One line for the operator's log at the info level. */
+  readonly info: (line: string) => void;
 };
 
 export type McpSessions = {
@@ -95,7 +96,7 @@ export const mcpSessions = (
               continue;
             }
             const line = `MCP tool ${tool.spec.name} of server "${connection.name}" left out: its name is that of a tool of server "${first.server}" (mm names them <server>__<tool> in letters, digits and _)`;
-            if (!said.has(line)) hooks.log(line);
+            if (!said.has(line)) hooks.info(line);
             said.add(line);
           }
         }
@@ -115,7 +116,7 @@ export const mcpSessions = (
           // Stopped by its session's close (or the exit) while it started: nothing to tell.
           if (stop.signal.aborted) return;
           const { message, stderrTail: tail } = connected.error;
-          hooks.log(`MCP server "${spec.name}" failed to start: ${message}; stderr: ${tail || "(nothing)"}`);
+          hooks.info(`MCP server "${spec.name}" failed to start: ${message}; stderr: ${tail || "(nothing)"}`);
           hooks.tell(`[MCP server "${spec.name}" failed to start: ${message}]`);
           return;
         }
@@ -124,11 +125,11 @@ export const mcpSessions = (
         if (closed.has(key)) return void closeOne(connection);
         place.set(connection, index);
         ready.push(connection);
-        hooks.log(`MCP server "${spec.name}" ready: ${connection.tools.length} tool(s)`);
+        hooks.info(`MCP server "${spec.name}" ready: ${connection.tools.length} tool(s)`);
         connection.onLost((reason) => {
           ready.splice(ready.indexOf(connection), 1);
           const why = stderrReason(connection.stderr());
-          hooks.log(`MCP server "${spec.name}" stopped (${reason}); stderr: ${stderrTail(connection.stderr()) || "(nothing)"}`);
+          hooks.info(`MCP server "${spec.name}" stopped (${reason}); stderr: ${stderrTail(connection.stderr()) || "(nothing)"}`);
           hooks.tell(`[MCP server "${spec.name}" stopped${why !== undefined ? ` (stderr: ${why})` : ""}: its tools are gone from this session]`);
           void closeOne(connection);
           hooks.toolsChanged(toolsOf());

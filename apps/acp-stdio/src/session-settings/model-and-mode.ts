@@ -28,7 +28,7 @@ export const withoutStaleEffort = async (app: AppState, session: SessionInfo): P
   if (session.effort === undefined) return session;
   await app.models.settled();
   if (takesEffort(app, session.model ?? app.config.model.name)) return session;
-  app.log(`session ${session.id}: reasoning effort ${session.effort} dropped: its model takes none`);
+  app.info(`session ${session.id}: reasoning effort ${session.effort} dropped: its model takes none`);
   const changed = await app.agent.changeSettings(session.id, { effort: null });
   return changed.isOk() ? changed.value : session;
 };

@@ -28,8 +28,8 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 export type NdJsonStreamOptions = {
   readonly maxMessageBytes?: number;
-  /** One line on stderr about something dropped or refused. */
-  readonly log?: (line: string) => void;
+  /** One warning on stderr about something dropped or refused. */
+  readonly warn?: (line: string) => void;
   /** Called once each outgoing message has been handed to the output, in order. */
   readonly onWritten?: (message: acp.AnyMessage) => void;
   /** Called after each line that is not JSON has been answered -32700 (a person typing at the agent?). */
@@ -183,12 +183,12 @@ export const lineSplitter = (maxBytes: number) => {
 const errorLine = (id: JsonRpcId, error: ErrorObject): string => `${JSON.stringify({ jsonrpc: "2.0", id, error })}\n`;
 
 /** One line of JSON for `message`; an unserialisable response becomes an internal error for its id. */
-const serialise = (message: acp.AnyMessage, log: (line: string) => void): string | undefined => {
+const serialise = (message: acp.AnyMessage, warn: (line: string) => void): string | undefined => {
   try {
     const text = JSON.stringify(message);
     if (typeof text === "string") return `${text}\n`;
   } catch (error) {
-    log(`[acp] could not serialise an outgoing message: ${error instanceof Error ? error.message : String(error)}`);
+    warn(`[acp] could not serialise an outgoing message: ${error instanceof Error ? error.message : String(error)}`);
   }
   const raw = message as { id?: unknown; method?: unknown };
   if (raw.method === undefined && (isValidId(raw.id) || raw.id === null)) {
@@ -232,7 +232,7 @@ export const ndJsonStream = (
 ): acp.Stream => {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new RangeError("maxMessageBytes must be a positive safe integer");
-  const log = options.log ?? (() => undefined);
+  const warn = options.warn ?? (() => undefined);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const source = input.getReader();
@@ -248,7 +248,7 @@ export const ndJsonStream = (
   const handle = async (piece: ReturnType<typeof lines.push>[number]): Promise<void> => {
     if (piece.kind === "oversized") {
       const id = sniffId(decoder.decode(piece.head));
-      log(`[acp] dropped an incoming message of ${piece.bytes} bytes or more (limit ${maxBytes} bytes)${id === null ? "" : `, id ${JSON.stringify(id)}`}`);
+      warn(`[acp] dropped an incoming message of ${piece.bytes} bytes or more (limit ${maxBytes} bytes)${id === null ? "" : `, id ${JSON.stringify(id)}`}`);
       await writeText(
         errorLine(id, {
           code: -32600,
@@ -282,7 +282,7 @@ export const ndJsonStream = (
   };
 
   const write = (message: acp.AnyMessage): Promise<void> => {
-    const text = serialise(message, log);
+    const text = serialise(message, warn);
     if (text === undefined) return Promise.resolve();
     const written = writeText(text);
     options.onWritten?.(message);

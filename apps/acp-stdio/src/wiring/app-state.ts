@@ -26,9 +26,9 @@ export type AppState = {
   readonly afterResponse: AfterResponse;
   /** Sends one `session/update`; never throws (a vanished editor is the lifecycle's business). */
   readonly notify: (sessionId: string, update: acp.SessionUpdate) => void;
-  /** One `[acp] …` line on stderr. */
-  readonly log: (line: string) => void;
-  /** One `[acp] …` line about a problem: kept even in a quiet log. */
+  /** One `[acp] …` line on stderr at the info level (dropped by `--log-level quiet`). */
+  readonly info: (line: string) => void;
+  /** One `[acp] …` warning on stderr: kept even in a quiet log. */
   readonly warn: (line: string) => void;
   /** A fresh id for a `compaction_update`, unique in this process. */
   readonly nextCompactionId: () => string;

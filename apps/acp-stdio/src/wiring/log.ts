@@ -9,7 +9,13 @@ const LOG_LEVELS = ["quiet", "info", "debug"] as const;
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** The log, one function per kind of line; `debug` is absent below the debug level (so nothing is measured for it). */
+/**
+ * The log, one function per kind of line, and the app's only words for them: `warn` (something went
+ * wrong or was refused; kept at every level), `info` (what happened; dropped by `quiet`), `debug` (each
+ * model request's size and timing; absent below the debug level, so nothing is measured for it). The
+ * app's records name them so (`AppState.info`/`warn`, `ServeOptions`, the MCP hooks, `ndJsonStream`'s
+ * `warn`); the core's `AgentDeps` keeps its own `log` (= info) and `warn`.
+ */
 export type Log = {
   readonly warn: (line: string) => void;
   readonly info: (line: string) => void;

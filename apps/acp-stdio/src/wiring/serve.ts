@@ -111,9 +111,9 @@ export type ServeOptions = {
   readonly os: string;
   /** The process's cwd (`session/list` without a cwd); `/` when absent. */
   readonly cwd?: string;
-  /** Receives each log line (already prefixed `[acp] `). */
-  readonly log: (line: string) => void;
-  /** Receives each problem worth a line even in a quiet log (prefixed too); `log` when absent. */
+  /** Receives each info line (already prefixed `[acp] `). */
+  readonly info: (line: string) => void;
+  /** Receives each warning, a line even in a quiet log (prefixed too); `info` when absent. */
   readonly warn?: (line: string) => void;
 };
 
@@ -122,15 +122,15 @@ export type Served = { readonly connection: acp.AgentConnection; readonly app: A
 /** Serves on `transport`: a plain stream is wrapped to know when a response is out. */
 export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream | Transport, options: ServeOptions): Served => {
   const peer: Peer = { client: undefined, capabilities: undefined };
-  const log = (line: string) => options.log(`[acp] ${line}`);
-  const warnTo = options.warn ?? options.log;
+  const info = (line: string) => options.info(`[acp] ${line}`);
+  const warnTo = options.warn ?? options.info;
   const warn = (line: string) => warnTo(`[acp] ${line}`);
   const editorFs = editorFileSystems(peer, ports.fs);
   const confine = ports.confineFiles;
   const sessionFs: AgentDeps["sessionFs"] =
     confine === undefined ? editorFs : (session) => confine(editorFs(session) ?? ports.fs, () => session.cwd, session.roots);
   const undo = undoOf(config, ports, options.stateDir);
-  const permissions = permissionsFor(config, peer, options.stateDir, log, warn, ports.sandboxMode?.unavailable);
+  const permissions = permissionsFor(config, peer, options.stateDir, info, warn, ports.sandboxMode?.unavailable);
   const deps: AgentDeps = {
     model: ports.model,
     fs: ports.fs,
@@ -147,7 +147,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     // The "full" surface adds the task list the editor shows as a plan, and questions the editor's form answers (when it shows forms).
     tools: config.acp.surface === "full" ? [...builtinTools, planTool, askUserTool(acpUserQuestions(peer))] : builtinTools,
     ...(ports.changes !== undefined ? { changes: config.sessions.enabled ? ownFilesUnreported(ports.changes, config.sessions.dir) : ports.changes } : {}),
-    log,
+    log: info,
     warn,
   };
   const agent = createAgent(deps, {
@@ -175,7 +175,7 @@ export const serve = (config: MmConfig, ports: AppPorts, transport: acp.Stream |
     peer,
     afterResponse: wired.afterResponse,
     notify: createNotify(peer),
-    log,
+    info,
     warn,
     nextCompactionId: compactionIds(),
     models: modelChoices(ports.listModels, [config.model.name, ...config.model.choices]),

@@ -541,7 +541,7 @@ const throughStream = async (chunks: Uint8Array[], maxMessageBytes?: number) => 
       controller.close();
     },
   });
-  const stream = ndJsonStream(output, input, { log: (l) => logs.push(l), ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}) });
+  const stream = ndJsonStream(output, input, { warn: (l) => logs.push(l), ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}) });
   const messages: unknown[] = [];
   const reader = stream.readable.getReader();
   for (;;) {
@@ -607,7 +607,7 @@ describe("the line reader and writer, in process", () => {
     const written: string[] = [];
     const logs: string[] = [];
     const stream = ndJsonStream(new WritableStream({ write: (b: Uint8Array) => void written.push(Buffer.from(b).toString()) }), new ReadableStream(), {
-      log: (l) => logs.push(l),
+      warn: (l) => logs.push(l),
     });
     const writer = stream.writable.getWriter();
     let deep: unknown = 1;
