@@ -2,7 +2,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { inMemoryFileSystem } from "@mm/core/testing";
 import { describe, expect, it } from "vitest";
 import { acpFileSystem } from "./acp-file-system.js";
-import type { Peer } from "../wiring/app-state.js";
+import type { Peer } from "../state/app-state.js";
 
 /** A peer whose editor answers every request with `answer` (a thrown value is its error answer). */
 const peerAnswering = (answer: (method: string) => unknown): Peer => ({

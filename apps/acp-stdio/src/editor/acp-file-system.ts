@@ -9,7 +9,7 @@
  */
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { FileSystem, FsError } from "@mm/core";
-import type { Peer } from "../wiring/app-state.js";
+import type { Peer } from "../state/app-state.js";
 
 /** JSON-RPC's "method not found": the editor does not serve the method after all. */
 const METHOD_NOT_FOUND = -32601;

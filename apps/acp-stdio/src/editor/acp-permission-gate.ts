@@ -7,7 +7,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { PermissionDecision, PermissionGate, PermissionRequest, ToolCallView } from "@mm/core";
-import type { Peer } from "../wiring/app-state.js";
+import type { Peer } from "../state/app-state.js";
 import { showsTerminal } from "../translate/terminal.js";
 import { permissionToolCall } from "../translate/tool-call.js";
 

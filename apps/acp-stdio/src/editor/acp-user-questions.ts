@@ -7,7 +7,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { MAX_ANSWER_CHARS, type UserAnswer, type UserQuestion, type UserQuestionError, type UserQuestions } from "@mm/core";
-import type { Peer } from "../wiring/app-state.js";
+import type { Peer } from "../state/app-state.js";
 
 /** Whether the client shows forms (`clientCapabilities.elicitation.form`). */
 export const showsForms = (capabilities: acp.ClientCapabilities | undefined): boolean => capabilities?.elicitation?.form != null;

@@ -4,7 +4,7 @@
  * as before.
  */
 import type { NoticeSeverity } from "@mm/core";
-import { fullSurface, type AppState } from "../wiring/app-state.js";
+import { fullSurface, type AppState } from "../state/app-state.js";
 import { noticeOf, showsNotices } from "../translate/notice.js";
 
 /** Whether this client gets mm's own lines as notices. */

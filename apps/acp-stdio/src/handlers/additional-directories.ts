@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { fullSurface, type AppState } from "../wiring/app-state.js";
+import { fullSurface, type AppState } from "../state/app-state.js";
 
 /** `invalid params` naming the directory: in `data`, and in the message (many clients show it alone). */
 const refused = (dir: unknown, error: string): acp.RequestError =>

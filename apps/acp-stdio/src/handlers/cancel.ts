@@ -1,6 +1,6 @@
 /** `session/cancel`: stops the session's running turn and its queued ones; unknown ids are ignored. */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { shownId } from "./shown-id.js";
 
 export const cancel = (app: AppState, params: acp.CancelNotification): void => {

@@ -1,6 +1,6 @@
 /** `session/close` ("full" surface): cancels the session's turns and frees it (its MCP servers end); its file stays. */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { invalidSessionParams } from "./errors.js";
 
 export const closeSession = async (app: AppState, params: acp.CloseSessionRequest): Promise<acp.CloseSessionResponse> => {

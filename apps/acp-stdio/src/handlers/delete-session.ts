@@ -7,7 +7,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { isSessionId } from "@mm/core";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { invalidSessionParams, storeErrorText } from "./errors.js";
 import { shownId } from "./shown-id.js";
 

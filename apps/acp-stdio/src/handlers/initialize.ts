@@ -5,7 +5,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { MmConfig } from "../config/index.js";
 import { AGENT_INFO } from "../editor/agent-info.js";
-import { fullSurface, type AppState } from "../wiring/app-state.js";
+import { fullSurface, type AppState } from "../state/app-state.js";
 import { advertisedAuthMethods } from "../editor/auth-methods.js";
 
 /** The spec's (`loadSession` with sessions kept); the "full" surface adds what it implements. */

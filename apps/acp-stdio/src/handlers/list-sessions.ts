@@ -4,7 +4,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import type { StoredSessionSummary } from "@mm/core";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { storeErrorText } from "./errors.js";
 
 const PAGE_SIZE = 50;

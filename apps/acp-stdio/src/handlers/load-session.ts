@@ -4,7 +4,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { resolvePath } from "@mm/core";
-import { fullSurface, type AppState } from "../wiring/app-state.js";
+import { fullSurface, type AppState } from "../state/app-state.js";
 import { attachMcpServers } from "../mcp/attach-servers.js";
 import { settingsReply, withoutStaleEffort } from "../session-settings/model-and-mode.js";
 import { messageIds } from "../translate/message-ids.js";

@@ -1,6 +1,6 @@
 /** `session/new`: a fresh session; its slash commands follow once the response is out. */
 import * as acp from "@agentclientprotocol/sdk";
-import { fullSurface, type AppState } from "../wiring/app-state.js";
+import { fullSurface, type AppState } from "../state/app-state.js";
 import { attachMcpServers } from "../mcp/attach-servers.js";
 import { settingsReply } from "../session-settings/model-and-mode.js";
 import { additionalDirectories } from "./additional-directories.js";

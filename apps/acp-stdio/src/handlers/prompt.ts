@@ -1,6 +1,6 @@
 /** `session/prompt`: runs the prompt through the core, streaming its events as session updates. */
 import type * as acp from "@agentclientprotocol/sdk";
-import { fullSurface, type AppState } from "../wiring/app-state.js";
+import { fullSurface, type AppState } from "../state/app-state.js";
 import { liveOutput } from "../live-output/live-output.js";
 import { permissionsArguments, runPermissionsCommand } from "../permissions/permissions-command.js";
 import { messageIds } from "../translate/message-ids.js";

@@ -4,7 +4,7 @@
  * process is answered as it is (its running turn goes on).
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { attachMcpServers } from "../mcp/attach-servers.js";
 import { settingsReply, withoutStaleEffort } from "../session-settings/model-and-mode.js";
 import { cwdProblem } from "./new-session.js";

@@ -10,7 +10,7 @@ import { withPermissionsCommand } from "../permissions/permissions-command.js";
 import { tellUnproven } from "../session-settings/unproven-settings.js";
 import { commandsUpdate } from "../translate/commands.js";
 import { usageUpdate } from "../translate/usage.js";
-import { type AppState, fullSurface } from "../wiring/app-state.js";
+import { type AppState, fullSurface } from "../state/app-state.js";
 
 export type SessionFollowUp = {
   /** A loaded session: what its file asked for and did not get (said when there is any). */

@@ -5,7 +5,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { PermissionMode } from "@mm/core";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { choicesOf, takesEffort } from "../session-settings/model-and-mode.js";
 import { configOptionsOf, EFFORT_OPTION_ID, MODE_OPTION_ID, MODEL_OPTION_ID, refusalOf } from "../translate/session-config.js";
 import { invalidSessionParams } from "./errors.js";

@@ -1,6 +1,6 @@
 /** `session/set_mode` ("full" surface): the permission mode, for clients that use modes; announced both ways. */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { choicesOf } from "../session-settings/model-and-mode.js";
 import { configOptionsOf, isOfferedMode, modeRefusal } from "../translate/session-config.js";
 import { invalidSessionParams } from "./errors.js";

@@ -7,7 +7,7 @@
  * `config_option_update` so a client showing the picker follows.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { choicesOf } from "../session-settings/model-and-mode.js";
 import { configOptionsOf, MODEL_OPTION_ID, refusalOf } from "../translate/session-config.js";
 import { invalidSessionParams } from "./errors.js";

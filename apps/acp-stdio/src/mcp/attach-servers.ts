@@ -4,7 +4,7 @@
  * drops updates for a session id it does not know yet).
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { specsOf } from "./servers-per-session.js";
 import { tellUser } from "../editor/tell-user.js";
 

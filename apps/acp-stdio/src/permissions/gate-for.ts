@@ -3,11 +3,13 @@
  * tool for the session, as docs/acp-surface.md says), or on the full surface the rules gate, its
  * remembered rules in the user's state dir (`permissions.json`; in memory without one).
  */
-import { join } from "node:path";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
 import type { PermissionGate, PermissionRules, ToolCallView } from "@mm/core";
 import { bashCommandParser, rememberedRulesFile } from "@mm/node";
 import { acpPermissionGate } from "../editor/acp-permission-gate.js";
-import type { Peer } from "../wiring/app-state.js";
+import type { Peer } from "../state/app-state.js";
+import { userConfigPath } from "../config/config-file.js";
 import type { MmConfig } from "../config/index.js";
 import { withSandboxTitle } from "../translate/sandbox-title.js";
 import { ruleBook, type RuleBook } from "./rule-book.js";
@@ -32,8 +34,18 @@ export const permissionsFor = (
   if (config.acp.surface !== "full") return { gate: acpPermissionGate(peer, shown) };
   const file = stateDir !== undefined ? join(stateDir, "permissions.json") : undefined;
   const book = ruleBook(file !== undefined ? rememberedRulesFile(file) : undefined, warn);
+  // mm's own config and state: a rule for "edits in this project" never covers them, even in $HOME.
+  const guarded = [dirname(userConfigPath(process.env, homedir())), ...(stateDir !== undefined ? [stateDir] : [])];
   const gate = rulesGate(
-    { configured: config.permissions, book, parser: bashCommandParser(), log, warn, sandboxUnavailable: sandboxUnavailable ?? Promise.resolve("no sandbox") },
+    {
+      configured: config.permissions,
+      book,
+      parser: bashCommandParser(),
+      log,
+      warn,
+      sandboxUnavailable: sandboxUnavailable ?? Promise.resolve("no sandbox"),
+      guarded,
+    },
     (request, options) => acpPermissionGate(peer, shown, () => options).ask(request),
   );
   return { gate, rules: { book, configured: config.permissions, where: file ?? "in this process only" } };

@@ -5,7 +5,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { isReasoningModelId } from "@mm/ai-model";
 import type { SessionInfo } from "@mm/core";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { configOptionsOf, modeStateOf, type SessionChoices } from "../translate/session-config.js";
 
 /** How long `session/new` waits for the server's model list before answering with the configured one. */

@@ -4,7 +4,7 @@
  * `provenSession`). Said once in the conversation, after the replay, and once in the log.
  */
 import type { LoadedSession } from "@mm/core";
-import type { AppState } from "../wiring/app-state.js";
+import type { AppState } from "../state/app-state.js";
 import { tellUser, wantsNotices } from "../editor/tell-user.js";
 
 /** The line for the conversation and the log; undefined when the file asked for nothing it did not get. */

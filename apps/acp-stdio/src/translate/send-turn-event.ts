@@ -4,13 +4,15 @@
  * closes; every event becomes its session updates by `updatesOf` (turn-event.ts), sent in order.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { TurnEvent } from "@mm/core";
-import type { LiveOutput } from "../live-output/live-output.js";
+import type { ToolCallView, TurnEvent } from "@mm/core";
 import { type UpdateOptions, updatesOf } from "./turn-event.js";
+
+/** Where a command's output goes (the prompt's `LiveOutput`): more of it, and the end of a call. */
+export type CallOutput = { readonly output: (call: ToolCallView, text: string) => void; readonly done: (call: ToolCallView) => void };
 
 /** The `emit` a turn is given: sends each event's updates with `send`. */
 export const turnEventSender =
-  (options: UpdateOptions, live: Pick<LiveOutput, "output" | "done">, send: (update: acp.SessionUpdate) => void) =>
+  (options: UpdateOptions, live: CallOutput, send: (update: acp.SessionUpdate) => void) =>
   (event: TurnEvent): void => {
     if (event.type === "tool-output") {
       live.output(event.call, event.text);

@@ -3,7 +3,7 @@
  * surface (docs/acp-surface.md) is the default; `acp.surface: "full"` adds today's stable methods.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import { fullSurface, type AppState } from "./app-state.js";
+import { fullSurface, type AppState } from "../state/app-state.js";
 import { cancel } from "../handlers/cancel.js";
 import { closeSession } from "../handlers/close-session.js";
 import { deleteSession } from "../handlers/delete-session.js";

@@ -28,7 +28,7 @@ import type { McpServerSpec } from "@mm/mcp";
 import type { MmConfig } from "../config/index.js";
 import { editorFileSystems } from "../editor/acp-file-system.js";
 import { acpUserQuestions } from "../editor/acp-user-questions.js";
-import { compactionIds, createNotify, type AppState, type Peer } from "./app-state.js";
+import { compactionIds, createNotify, type AppState, type Peer } from "../state/app-state.js";
 import { AGENT_INFO } from "../editor/agent-info.js";
 import { mcpSessions } from "../mcp/servers-per-session.js";
 import { ownFilesUnreported } from "./own-files-unreported.js";
