@@ -5,7 +5,7 @@
  * outside the project are asked; in the sandbox mode `git push` by a path, an expansion or with options
  * before `publish` is asked like `git push`.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -74,6 +74,40 @@ describe("permission rules under attack", () => {
     for (const name of ["pwned-and", "pwned-sh", "pwned-find", "pwned-env"]) expect(existsSync(join(project, name)), name).toBe(false);
     expect(existsSync(join(root, "pwned-redirect"))).toBe(false);
     expect(existsSync(join(root, "a.txt"))).toBe(false);
+  });
+
+  it("a cd before a redirection moves where it writes: a rule for cd and echo does not write outside the project", async () => {
+    writeFileSync(join(root, "config/mm/config.json"), JSON.stringify({ permissions: { allow: ["cd", "echo"] } }));
+    mkdirSync(join(project, "sub"));
+    const agent = await run(["cd .. && echo x > pwned-cd", "cd sub; echo x > ../kept"]);
+    expect(asked(agent.permissions)).toEqual(["cd .. && echo x > pwned-cd"]);
+    expect(existsSync(join(root, "pwned-cd"))).toBe(false);
+    expect(existsSync(join(project, "kept"))).toBe(true);
+  });
+
+  it("a session in $HOME: edits in this project never cover mm's own config and remembered rules", async () => {
+    const home = join(root, "home");
+    mkdirSync(join(home, ".config/mm"), { recursive: true });
+    writeFileSync(join(home, ".config/mm/config.json"), JSON.stringify({ permissions: { allow: ["edits", "echo"] } }));
+    const grant = JSON.stringify({ version: 1, projects: { [home]: ["touch"] } });
+    server.enqueue(
+      toolCalls([{ name: "write_file", arguments: { path: ".local/state/mm/permissions.json", content: grant } }]),
+      toolCalls([{ name: "write_file", arguments: { path: ".config/mm/config.json", content: JSON.stringify({ permissions: { allow: ["touch"] } }) } }]),
+      bash("echo '{}' > .config/mm/config.json"),
+      toolCalls([{ name: "write_file", arguments: { path: "notes.txt", content: "n" } }]),
+      text("done"),
+    );
+    const homeEnv = { ...env(), HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_STATE_HOME: join(home, ".local/state") };
+    const agent = spawnAgent({ cwd: home, env: homeEnv, permission: () => "reject" });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd: home, mcpServers: [] });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "work" }] });
+    });
+    await stop(agent);
+    expect(agent.permissions).toHaveLength(3);
+    expect(existsSync(join(home, ".local/state/mm/permissions.json"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(home, ".config/mm/config.json"), "utf8"))).toEqual({ permissions: { allow: ["edits", "echo"] } });
+    expect(readFileSync(join(home, "notes.txt"), "utf8")).toBe("n");
   });
 
   it("mode all: a deny rule holds for the program named by its path", async () => {

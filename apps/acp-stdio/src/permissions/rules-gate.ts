@@ -55,6 +55,8 @@ export type RulesGateDeps = {
   readonly warn: (line: string) => void;
   /** Why the sandbox mode cannot confine (undefined: it can); a session in that mode is then screened as `ask`. */
   readonly sandboxUnavailable: Promise<string | undefined>;
+  /** mm's own config and state directories: outside the project even where it holds them (a session in `$HOME`). */
+  readonly guarded?: readonly string[];
 };
 
 /** What the rules said of a call, kept until its dialog (by call id). */
@@ -75,7 +77,8 @@ export const rulesGate = (
     // Inside the project means where a path really lands: the cwd's real path, targets through links.
     // The session's additional directories count as the project too, each at its real path.
     const roots = await Promise.all((request.roots ?? []).map((root) => realTarget(root, root)));
-    const place = { cwd: await deps.book.projectOf(request.cwd), home: request.home, roots };
+    const guarded = await Promise.all((deps.guarded ?? []).map((dir) => realTarget(dir, dir)));
+    const place = { cwd: await deps.book.projectOf(request.cwd), home: request.home, roots, guarded };
     const mode = request.mode === "sandbox" && (await deps.sandboxUnavailable) !== undefined ? "ask" : request.mode;
     const fileRule = FILE_RULES[request.call.name];
     if (fileRule !== undefined) {

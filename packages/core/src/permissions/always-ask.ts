@@ -10,7 +10,15 @@ import { programName } from "./command-rule.js";
  * Where relative paths resolve (the cwd), and what counts as the project: the cwd and the session's
  * additional directories (`roots`, ACP `additionalDirectories`: the editor gave them to the session).
  */
-export type Place = { readonly cwd: string; readonly home?: string | undefined; readonly roots?: readonly string[] | undefined };
+export type Place = {
+  readonly cwd: string;
+  readonly home?: string | undefined;
+  readonly roots?: readonly string[] | undefined;
+  /** Where relative paths resolve when not the cwd (after a `cd`, `movedBy`). */
+  readonly at?: string | undefined;
+  /** mm's own config and state directories: outside the project even where it holds them (a session in `$HOME`). */
+  readonly guarded?: readonly string[] | undefined;
+};
 
 /** The built-in list, as the docs print it. */
 export const ALWAYS_ASKED: readonly string[] = [
@@ -43,7 +51,8 @@ const PUBLISHES: readonly string[] = [
 export const outside = (place: Place, path: string, literal = true): boolean => {
   if (!literal || path.startsWith("~")) return true;
   if (path === "/dev/null" || path === "/dev/stdout" || path === "/dev/stderr") return false;
-  const target = resolvePath(place.cwd, path, place.home);
+  const target = resolvePath(place.at ?? place.cwd, path, place.home);
+  if ((place.guarded ?? []).some((dir) => isInside(dir, target))) return true;
   return !isInside(place.cwd, target) && !(place.roots ?? []).some((root) => isInside(root, target));
 };
 
@@ -121,12 +130,28 @@ const askedCommand = (command: SimpleCommand, place: Place): string | undefined 
   return undefined;
 };
 
+/** The cwd after a move the rules cannot follow: no path is inside it. */
+export const UNKNOWN_DIR = "/\0unknown";
+
+/** Where relative paths resolve after `command`: `cd dir` moves them; a move the rules cannot follow (`cd "$D"`, `cd -`, `popd`) makes every relative path count as outside. */
+export const movedBy = (command: SimpleCommand, place: Place): Place => {
+  const program = command.words[0] ?? "";
+  if (program !== "cd" && program !== "pushd" && program !== "popd") return place;
+  const target = operands(command)[0];
+  if (program === "cd" && target === undefined && place.home !== undefined) return { ...place, at: place.home };
+  if (program === "popd" || target === undefined || !target.literal || target.word === "-") return { ...place, at: UNKNOWN_DIR };
+  const from = place.at ?? place.cwd;
+  return { ...place, at: from === UNKNOWN_DIR && !target.word.startsWith("/") ? UNKNOWN_DIR : resolvePath(from, target.word, place.home) };
+};
+
 /** Why a parsed command is always asked about (the first shape found), or undefined. */
 export const alwaysAsked = (shape: CommandShape, place: Place): string | undefined => {
   if (!shape.parsed) return undefined;
+  let here = place;
   for (const command of shape.commands) {
-    const why = askedCommand(command, place);
+    const why = askedCommand(command, here);
     if (why !== undefined) return why;
+    here = movedBy(command, here);
   }
   const programs = shape.commands.map((c) => programName(c.words[0] ?? ""));
   if (programs.some((p) => p === "curl" || p === "wget") && programs.some((p) => SHELLS.has(p))) return "curl|wget … | sh";

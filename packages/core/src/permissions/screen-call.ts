@@ -4,7 +4,7 @@
  * allow rule), or `default` (the mode decides). `offer` is the rule the dialog may offer.
  */
 import type { PermissionMode } from "../vocabulary/permission-mode.js";
-import { alwaysAsked, outside, type Place } from "./always-ask.js";
+import { alwaysAsked, movedBy, outside, type Place } from "./always-ask.js";
 import type { CommandShape, SimpleCommand } from "./command-shape.js";
 import { matchesRule, programName, ruleFor, runsOtherCommand } from "./command-rule.js";
 
@@ -74,9 +74,12 @@ export const screenCommand = (shape: CommandShape, rules: PermissionRules, mode:
   const offer = offered !== undefined ? { offer: offered } : {};
   if (shape.opaque.length > 0) return { verdict: "default", why: `holds ${shape.opaque.join(", ")}`, ...offer };
   if (shape.commands.length === 0) return { verdict: "default", why: "no command", ...offer };
+  let here = place;
   for (const command of shape.commands) {
+    const at = here;
+    here = movedBy(command, here);
     if (runsOtherCommand(command)) return { verdict: "default", why: `${command.words[0]} runs another command`, ...offer };
-    if (command.redirects.some((r) => outside(place, r.target, r.literal))) return { verdict: "default", why: "a redirection outside the project", ...offer };
+    if (command.redirects.some((r) => outside(at, r.target, r.literal))) return { verdict: "default", why: "a redirection outside the project", ...offer };
     if (matchingRule(command, rules.allow) === undefined) return { verdict: "default", why: `no rule covers "${command.words.join(" ")}"`, ...offer };
   }
   return { verdict: "run", why: "every command matches a rule" };

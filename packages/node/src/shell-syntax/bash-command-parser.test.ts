@@ -1,4 +1,4 @@
-import { screenCommand, type PermissionRules } from "@mm/core";
+import { screenCommand, screenFile, type PermissionRules } from "@mm/core";
 import { describe, expect, it } from "vitest";
 import { bashCommandParser } from "./bash-command-parser.js";
 
@@ -85,6 +85,18 @@ describe("bash commands against rules (tree-sitter-bash and the core's matching)
     ]) {
       expect(await sandbox(command), command).toBe("ask");
     }
+    // A cd moves where relative paths land; one the rules cannot follow makes them count as outside.
+    expect(await verdict("cd .. && echo x > pwned", rules(["cd", "echo"]))).toBe("ask");
+    expect(await verdict("cd src; echo x > ../ok; rm -rf build", rules(["cd", "echo", "rm"]))).toBe("run");
+    expect(await verdict('cd "$D" && echo x > y', rules(["cd", "echo"]))).toBe("ask");
+    expect(await verdict("cd /tmp && rm -rf x", rules(["cd", "rm"]))).toBe("ask");
+    // mm's own config and state count as outside the project, even under it.
+    const home = { cwd: "/home/u", home: "/home/u", guarded: ["/home/u/.config/mm", "/home/u/.local/state/mm"] };
+    const inHome = async (command: string) => screenCommand(await parser.parse(command), rules(["echo", "cp"]), "ask", home).verdict;
+    expect(await inHome("echo x > .config/mm/config.json")).toBe("ask");
+    expect(await inHome("cp evil .local/state/mm/permissions.json")).toBe("ask");
+    expect(await inHome("echo x > notes.txt")).toBe("run");
+    expect(screenFile("edits", "/home/u/.config/mm/config.json", rules(["edits"]), "sandbox", home).verdict).toBe("ask");
     expect(await sandbox("git add *.ts")).toBe("run");
     expect(await sandbox("ls $HOME")).toBe("run");
   });
