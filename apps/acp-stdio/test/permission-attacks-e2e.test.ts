@@ -110,6 +110,23 @@ describe("permission rules under attack", () => {
     expect(readFileSync(join(home, "notes.txt"), "utf8")).toBe("n");
   });
 
+  it("sandbox mode in $HOME: a command cannot create the remembered rules file before mm does", async () => {
+    const home = join(root, "home");
+    mkdirSync(home);
+    const grant = JSON.stringify({ version: 1, projects: { [home]: ["touch"] } });
+    const write = `mkdir -p .local/state/mm; awk 'BEGIN { print ARGV[1] > ".local/state/mm/permissions.json" }' '${grant}'; echo wrote`;
+    server.enqueue(bash(write), text("done"));
+    const homeEnv = { ...env(), HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_STATE_HOME: join(home, ".local/state") };
+    const agent = spawnAgent({ cwd: home, env: homeEnv, permission: () => "reject" });
+    await agent.run(async (client) => {
+      const { sessionId } = await client.request("session/new", { cwd: home, mcpServers: [] });
+      await client.request("session/set_mode", { sessionId, modeId: "sandbox" });
+      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "work" }] });
+    });
+    await stop(agent);
+    expect(existsSync(join(home, ".local/state/mm/permissions.json"))).toBe(false);
+  });
+
   it("mode all: a deny rule holds for the program named by its path", async () => {
     writeFileSync(join(root, "config/mm/config.json"), JSON.stringify({ permissions: { deny: ["touch"] } }));
     const agent = await run(["/usr/bin/touch denied-by-path", "touch denied-by-name"], "all");

@@ -3,6 +3,7 @@
  * tool for the session, as docs/acp-surface.md says), or on the full surface the rules gate, its
  * remembered rules in the user's state dir (`permissions.json`; in memory without one).
  */
+import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { PermissionGate, PermissionRules, ToolCallView } from "@mm/core";
@@ -33,6 +34,15 @@ export const permissionsFor = (
   const shown = config.tools.sandbox === "workspace" ? withSandboxTitle : (call: ToolCallView) => call;
   if (config.acp.surface !== "full") return { gate: acpPermissionGate(peer, shown) };
   const file = stateDir !== undefined ? join(stateDir, "permissions.json") : undefined;
+  // Made now (0700), before any command: a sandbox masks mm's state only where it exists, and a
+  // confined command in a session whose cwd holds it (`$HOME`) must not create the rules file first.
+  if (stateDir !== undefined) {
+    try {
+      mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      warn(`mm-acp: cannot make ${stateDir}: ${String(error instanceof Error ? error.message : error)}`);
+    }
+  }
   const book = ruleBook(file !== undefined ? rememberedRulesFile(file) : undefined, warn);
   // mm's own config and state: a rule for "edits in this project" never covers them, even in $HOME.
   const guarded = [dirname(userConfigPath(process.env, homedir())), ...(stateDir !== undefined ? [stateDir] : [])];
