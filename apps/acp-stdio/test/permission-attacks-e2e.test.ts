@@ -127,6 +127,12 @@ describe("permission rules under attack", () => {
     expect(existsSync(join(home, ".local/state/mm/permissions.json"))).toBe(false);
   });
 
+  it("sandbox mode with tools.sandbox off: a write outside the project the rules cannot see is still confined", async () => {
+    const agent = await run([`awk 'BEGIN { print "x" > "../escaped" }'; echo tried`], "sandbox");
+    expect(agent.permissions).toEqual([]);
+    expect(existsSync(join(root, "escaped"))).toBe(false);
+  });
+
   it("mode all: a deny rule holds for the program named by its path", async () => {
     writeFileSync(join(root, "config/mm/config.json"), JSON.stringify({ permissions: { deny: ["touch"] } }));
     const agent = await run(["/usr/bin/touch denied-by-path", "touch denied-by-name"], "all");
