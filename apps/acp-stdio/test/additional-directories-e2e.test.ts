@@ -9,16 +9,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import { bwrapSandbox } from "@mm/node";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import { bwrapSkipReason } from "./bwrap-probe.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-more-folders-"));
-const probe = bwrapSandbox({ home: root, writable: [], network: false, hidden: [] });
-const probed = await probe.ready;
-probe.dispose();
-const noSandbox = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.reason}` : undefined;
+const noSandbox = await bwrapSkipReason(root);
 
 let server: FakeOpenAI;
 let cwd: string;

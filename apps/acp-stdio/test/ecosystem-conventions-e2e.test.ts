@@ -8,17 +8,15 @@
  *   a name clash mm's own folder wins, said at start-up.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { bwrapSandbox } from "@mm/node";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeOpenAI, text, type FakeOpenAI } from "@mm/fake-openai";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent, stop } from "./spawned-agent.js";
+import { bwrapSkipReason } from "./bwrap-probe.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-conventions-"));
-const probe = bwrapSandbox({ home: root, writable: [], network: false, hidden: [] });
-const noBwrap = (await probe.ready).isErr();
-probe.dispose();
+const noBwrap = (await bwrapSkipReason(root)) !== undefined;
 let server: FakeOpenAI;
 let dir: string;
 let home: string;

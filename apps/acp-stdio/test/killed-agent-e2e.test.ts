@@ -9,15 +9,13 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bwrapSandbox } from "@mm/node";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent } from "./spawned-agent.js";
+import { bwrapSkipReason } from "./bwrap-probe.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-killed-"));
-const probe = bwrapSandbox({ home: root, writable: [], network: false, hidden: [] });
-const bwrap = (await probe.ready).isOk();
-probe.dispose();
+const bwrap = (await bwrapSkipReason(root)) === undefined;
 
 let server: FakeOpenAI;
 let cwd: string;

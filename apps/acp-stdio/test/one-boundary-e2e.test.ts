@@ -18,16 +18,13 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { bwrapSandbox } from "@mm/node";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent, stop, type SpawnOptions } from "./spawned-agent.js";
+import { bwrapSkipReason } from "./bwrap-probe.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-one-boundary-"));
-const probe = bwrapSandbox({ home: root, writable: [], network: false, hidden: [] });
-const probed = await probe.ready;
-probe.dispose();
-const noBwrap = probed.isErr();
+const noBwrap = (await bwrapSkipReason(root)) !== undefined;
 
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY----- sekrit-key-material";
 const CREDS = "aws_secret_access_key = sekrit-aws-credentials";

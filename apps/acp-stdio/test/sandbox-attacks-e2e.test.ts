@@ -20,17 +20,14 @@ import { closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, rea
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import { bwrapSandbox } from "@mm/node";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { execFileSync } from "node:child_process";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent, stop } from "./spawned-agent.js";
+import { bwrapSkipReason } from "./bwrap-probe.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-sandbox-git-"));
-const probe = bwrapSandbox({ home: root, writable: [], network: false, hidden: [] });
-const probed = await probe.ready;
-probe.dispose();
-const skip = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.reason}` : undefined;
+const skip = await bwrapSkipReason(root);
 
 let server: FakeOpenAI;
 let cwd: string;

@@ -10,18 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type * as acp from "@agentclientprotocol/sdk";
-import { bwrapSandbox } from "@mm/node";
 import { startFakeOpenAI, tcpGreeter, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { spawnAgent, stop } from "./spawned-agent.js";
+import { bwrapSkipReason } from "./bwrap-probe.js";
 
 const KEY = "sk-sandbox-e2e-4f5e6d";
 const SECRET = "-----BEGIN FAKE PRIVATE KEY-----";
 
 const root = mkdtempSync(join(tmpdir(), "mm-sandbox-e2e-"));
-const probe = bwrapSandbox({ home: root, writable: [], network: false, hidden: [] });
-const probed = await probe.ready;
-probe.dispose();
-const skip = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.reason}` : undefined;
+const skip = await bwrapSkipReason(root);
 if (skip !== undefined) console.error(`sandbox e2e (bwrap) skipped: ${skip}`);
 
 let outside: Awaited<ReturnType<typeof tcpGreeter>>;

@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bwrapSandbox } from "@mm/node";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { removeTempDirs, tempDir } from "./faults/helpers.js";
 import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import { bwrapSkipReason } from "./bwrap-probe.js";
 
 const KEY = "sk-redaction-e2e-7c1a9b2d5e";
 const TOKEN = "mcp-token-e2e-41f0c3a9";
@@ -21,10 +21,7 @@ const REDACTED = "[redacted: a secret of the agent's]";
 const SERVER = fileURLToPath(new URL("./fixtures/secrets-images-mcp-server.mjs", import.meta.url));
 
 const probeRoot = tempDir("redaction-probe");
-const probe = bwrapSandbox({ home: probeRoot, writable: [], network: false, hidden: [] });
-const probed = await probe.ready;
-probe.dispose();
-const noBwrap = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.reason}` : undefined;
+const noBwrap = await bwrapSkipReason(probeRoot);
 
 let fake: FakeOpenAI;
 let dir: string;

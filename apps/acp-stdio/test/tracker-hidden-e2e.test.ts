@@ -11,16 +11,13 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bwrapSandbox } from "@mm/node";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent, stop } from "./spawned-agent.js";
+import { bwrapSkipReason } from "./bwrap-probe.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-tracker-hidden-"));
-const probe = bwrapSandbox({ home: root, writable: [], network: false, hidden: [] });
-const probed = await probe.ready;
-probe.dispose();
-const skip = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.reason}` : undefined;
+const skip = await bwrapSkipReason(root);
 
 const SECRET = "STRIPE_KEY=sk_live_hidden_value_4242\n";
 const MARK = "sk_live_hidden_value_4242";
