@@ -9,21 +9,19 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { stall, startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
-import { bwrapSandbox } from "@mm/node";
+import { stall, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { removeTempDirs, tempDir } from "./faults/helpers.js";
 import { BIN, spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import { bwrapSkipReason } from "./bwrap-probe.js";
+import { lastChunk, NOT_UNDONE, prompt, spawnUndoAgent, startUndoCase, treeHash } from "./undo-session.js";
 
 const FILESYSTEM_SERVER = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url));
 
-const probe = bwrapSandbox({ home: tempDir("undo-probe"), writable: [], network: false, hidden: [] });
-const probed = await probe.ready;
-probe.dispose();
-const noSandbox = probed.isErr() ? `bubblewrap cannot run here: ${probed.error.reason}` : undefined;
+const noSandbox = await bwrapSkipReason(tempDir("undo-probe"));
 
 let server: FakeOpenAI;
 let cwd: string;
@@ -32,41 +30,14 @@ let config: string;
 let state: string;
 
 beforeEach(async () => {
-  server = await startFakeOpenAI([], { defaultReply: () => text("ok") });
-  cwd = tempDir("undo");
-  state = tempDir("undo-state");
-  config = join(tempDir("undo-config"), "mm.json");
-  writeFileSync(config, JSON.stringify({ sessions: { enabled: true } }));
+  ({ server, cwd, state, config } = await startUndoCase("undo"));
 });
 afterEach(async () => {
   await server.close();
   removeTempDirs();
 });
 
-const spawn = (configPath = config, stateHome = state): SpawnedAgent =>
-  spawnAgent({
-    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: stateHome },
-    cwd,
-    args: ["--config", configPath],
-  });
-
-const prompt = async (client: acp.ClientContext, sessionId: string, words: string): Promise<string> =>
-  ((await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: words }] })) as acp.PromptResponse).stopReason;
-
-/** Every file under `dir` but the sessions dir and `.git`, by path, as a SHA-256 of its bytes. */
-const treeHash = (dir: string): Record<string, string> => {
-  const out: Record<string, string> = {};
-  const walk = (at: string): void => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== ".git" && relative(dir, path) !== ".mm") walk(path);
-      } else out[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
-    }
-  };
-  walk(dir);
-  return out;
-};
+const spawn = (configPath = config, stateHome = state): SpawnedAgent => spawnUndoAgent({ server, cwd, config: configPath, state: stateHome });
 
 // --no-optional-locks: the test's own `git status` must not refresh the index it checks.
 const git = (...args: string[]): string =>
@@ -86,11 +57,6 @@ const gitState = () => ({
   stash: git("stash", "list"),
   objects: readdirSync(join(cwd, ".git/objects"), { recursive: true }).map(String).sort(),
 });
-
-/** The last line of every done /undo, as the user reads it. */
-const NOT_UNDONE =
-  "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
-  "nor their changes to files mm does not watch (those git ignores, node_modules).";
 
 /** A repository of the cwd with everything in it committed. */
 const commitAll = (): void => {
@@ -141,12 +107,6 @@ const session = async (...prompts: string[]): Promise<{ agent: SpawnedAgent; ses
   });
   await stop(agent);
   return { agent, sessionId };
-};
-
-const lastChunk = (agent: SpawnedAgent, sessionId: string): string => {
-  const chunks = agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk");
-  const update = chunks.at(-1)?.update as { content: { text: string } } | undefined;
-  return update?.content.text ?? "";
 };
 
 const sessionFile = (id: string) => JSON.parse(readFileSync(join(cwd, ".mm/sessions", `${id}.json`), "utf8")) as { messages: unknown[] };

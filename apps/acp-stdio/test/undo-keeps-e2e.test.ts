@@ -7,14 +7,12 @@
  * names them, and every other file is byte for byte as before the turn.
  */
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import type * as acp from "@agentclientprotocol/sdk";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
-import { removeTempDirs, tempDir } from "./faults/helpers.js";
-import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import type { FakeOpenAI } from "@mm/fake-openai";
+import { removeTempDirs } from "./faults/helpers.js";
+import { NOT_UNDONE, startUndoCase, turnThenUndo } from "./undo-session.js";
 
 let server: FakeOpenAI;
 let cwd: string;
@@ -22,70 +20,15 @@ let config: string;
 let state: string;
 
 beforeEach(async () => {
-  server = await startFakeOpenAI([], { defaultReply: () => text("ok") });
-  cwd = tempDir("undo-keeps");
-  state = tempDir("undo-keeps-state");
-  config = join(tempDir("undo-keeps-config"), "mm.json");
-  writeFileSync(config, JSON.stringify({ sessions: { enabled: true } }));
+  ({ server, cwd, state, config } = await startUndoCase("undo-keeps"));
 });
 afterEach(async () => {
   await server.close();
   removeTempDirs();
 });
 
-const spawn = (): SpawnedAgent =>
-  spawnAgent({
-    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: state },
-    cwd,
-    args: ["--config", config],
-  });
-
-const prompt = async (client: acp.ClientContext, sessionId: string, words: string): Promise<string> =>
-  ((await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: words }] })) as acp.PromptResponse).stopReason;
-
-/** Every file under the cwd but the sessions dir and `.git`, by path, as a SHA-256 of its bytes. */
-const treeHash = (): Record<string, string> => {
-  const out: Record<string, string> = {};
-  const walk = (at: string): void => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== ".git" && relative(cwd, path) !== ".mm") walk(path);
-      } else out[relative(cwd, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
-    }
-  };
-  walk(cwd);
-  return out;
-};
-
 const git = (...args: string[]): string =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
-
-/** The last line of every done /undo. */
-const NOT_UNDONE =
-  "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
-  "nor their changes to files mm does not watch (those git ignores, node_modules).";
-
-const lastChunk = (agent: SpawnedAgent, sessionId: string): string => {
-  const chunks = agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk");
-  return (chunks.at(-1)?.update as { content: { text: string } } | undefined)?.content.text ?? "";
-};
-
-/** A turn running `commands` (one bash call each), then `/undo`: the tree before the turn, after it, after the undo, and the chunk. */
-const turnThenUndo = async (commands: readonly string[]) => {
-  server.enqueue(...commands.map((command) => toolCalls([{ name: "bash", arguments: { command } }])), text("done"));
-  const agent = spawn();
-  const result = await agent.run(async (client) => {
-    const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-    const before = treeHash();
-    await prompt(client, sessionId, "change things");
-    const afterTurn = treeHash();
-    await prompt(client, sessionId, "/undo");
-    return { sessionId, before, afterTurn };
-  });
-  await stop(agent);
-  return { ...result, afterUndo: treeHash(), chunk: lastChunk(agent, result.sessionId), agent };
-};
 
 /** `tree` without `paths`. */
 const without = (tree: Record<string, string>, ...paths: string[]): Record<string, string> =>
@@ -107,7 +50,10 @@ describe("/undo removes only what the turn provably made", () => {
 
   it("in git, leaves the files a rewritten .gitignore stops ignoring (.env, local.db), which the turn never touched, and removes what it made", async () => {
     await ignoringRepo();
-    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo(["printf 'build/\\n' > .gitignore", "echo b > a.txt && echo new > made.txt"]);
+    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo({ server, cwd, state, config }, [
+      "printf 'build/\\n' > .gitignore",
+      "echo b > a.txt && echo new > made.txt",
+    ]);
     expect(afterTurn[".gitignore"]).not.toBe(before[".gitignore"]);
     expect(afterTurn["made.txt"]).toBeDefined();
     expect(afterUndo).toEqual(before);
@@ -119,7 +65,7 @@ describe("/undo removes only what the turn provably made", () => {
 
   it("in git, names a file first seen that the same command touched, leaves it, and keeps what the turn made", async () => {
     await ignoringRepo();
-    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo([
+    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo({ server, cwd, state, config }, [
       "printf 'build/\\n' > .gitignore && printf more >> local.db",
       "echo new > made.txt",
     ]);
@@ -139,7 +85,7 @@ describe("/undo removes only what the turn provably made", () => {
 
   it("in git, keeps the new name of an ignored file the turn renamed (mv local.db backup.sqlite): its only copy", async () => {
     await ignoringRepo();
-    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo(["echo b > a.txt && mv local.db backup.sqlite"]);
+    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo({ server, cwd, state, config }, ["echo b > a.txt && mv local.db backup.sqlite"]);
     expect(Object.keys(afterTurn)).toContain("backup.sqlite");
     // Everything as before the turn but the rename /undo cannot take back: the only copy stays.
     expect(afterUndo).toEqual({ ...without(before, "local.db"), "backup.sqlite": before["local.db"] });
@@ -155,7 +101,9 @@ describe("/undo removes only what the turn provably made", () => {
     const big = Buffer.alloc(300 * 1024, "data,1\n");
     writeFileSync(join(cwd, "data.csv"), big);
     writeFileSync(join(cwd, "notes.txt"), "notes\n");
-    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo(["echo changed > notes.txt && mv data.csv archive.csv"]);
+    const { before, afterTurn, afterUndo, chunk, agent } = await turnThenUndo({ server, cwd, state, config }, [
+      "echo changed > notes.txt && mv data.csv archive.csv",
+    ]);
     expect(Object.keys(afterTurn).sort()).toEqual(["archive.csv", "notes.txt"]);
     // Everything as before the turn but the rename /undo cannot take back: the only copy stays.
     expect(afterUndo).toEqual({ ...without(before, "data.csv"), "archive.csv": before["data.csv"] });

@@ -8,9 +8,10 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { removeTempDirs, tempDir } from "./faults/helpers.js";
-import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import { stop, type SpawnedAgent } from "./spawned-agent.js";
+import { lastChunk, NOT_UNDONE, prompt, spawnUndoAgent, startUndoCase } from "./undo-session.js";
 
 let server: FakeOpenAI;
 let cwd: string;
@@ -18,38 +19,17 @@ let config: string;
 let state: string;
 
 beforeEach(async () => {
-  server = await startFakeOpenAI([], { defaultReply: () => text("ok") });
-  cwd = tempDir("undo-n");
-  state = tempDir("undo-n-state");
-  config = join(tempDir("undo-n-config"), "mm.json");
-  writeFileSync(config, JSON.stringify({ sessions: { enabled: true } }));
+  ({ server, cwd, state, config } = await startUndoCase("undo-n"));
 });
 afterEach(async () => {
   await server.close();
   removeTempDirs();
 });
 
-const spawn = (): SpawnedAgent =>
-  spawnAgent({
-    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-undo", MM_MODEL: "fake", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: state },
-    cwd,
-    args: ["--config", config],
-  });
-
-const prompt = async (client: acp.ClientContext, sessionId: string, words: string): Promise<string> =>
-  ((await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: words }] })) as acp.PromptResponse).stopReason;
-
-const lastChunk = (agent: SpawnedAgent, sessionId: string): string => {
-  const chunks = agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk");
-  return (chunks.at(-1)?.update as { content: { text: string } } | undefined)?.content.text ?? "";
-};
+const spawn = (): SpawnedAgent => spawnUndoAgent({ server, cwd, state, config });
 
 const sessionFile = (id: string) => JSON.parse(readFileSync(join(cwd, ".mm/sessions", `${id}.json`), "utf8")) as { messages: unknown[] };
 const read = (name: string): string => readFileSync(join(cwd, name), "utf8");
-
-const NOT_UNDONE =
-  "Not undone: what the turn's commands did besides files (commits, installed packages, network calls, processes), " +
-  "nor their changes to files mm does not watch (those git ignores, node_modules).";
 
 /** Turn n: a.txt gets n, f<n>.txt is made. */
 const writeTurn = (n: number): void => {
