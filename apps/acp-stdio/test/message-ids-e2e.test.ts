@@ -4,32 +4,25 @@
  * (the text before a tool call and the text after it are two messages), a `tool_call` carries its
  * tool's `name`, live and in a `session/load` replay; the spec surface sends neither.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type * as acp from "@agentclientprotocol/sdk";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import { stop, type SpawnedAgent } from "./spawned-agent.js";
+import { sessionsCwd, spawnInSessionsCwd } from "./sessions-cwd.js";
 
 let server: FakeOpenAI;
 let cwd: string;
 beforeEach(async () => {
   server = await startFakeOpenAI();
-  cwd = mkdtempSync(join(tmpdir(), "mm-message-ids-"));
-  writeFileSync(join(cwd, "mm.json"), JSON.stringify({ sessions: { enabled: true } }));
+  cwd = sessionsCwd("message-ids");
 });
 afterEach(async () => {
   await server.close();
   rmSync(cwd, { recursive: true, force: true });
 });
 
-const spawn = (surface: "spec" | "full") =>
-  spawnAgent({
-    cwd,
-    args: ["--config", join(cwd, "mm.json")],
-    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", MM_ACP_SURFACE: surface, XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: join(cwd, "state") },
-  });
+const spawn = (surface: "spec" | "full") => spawnInSessionsCwd(cwd, server.url, surface);
 
 const script = () => server.enqueue(toolCalls([{ name: "bash", arguments: { command: "echo hi" } }], "Let me look."), text(["All ", "done."]));
 

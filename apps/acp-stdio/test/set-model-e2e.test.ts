@@ -5,38 +5,24 @@
  * offered with `invalid params`; the spec surface answers `method not found`, as for any method it
  * does not list.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { startFakeOpenAI, text, type FakeOpenAI } from "@mm/fake-openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawnAgent, stop } from "./spawned-agent.js";
+import { stop } from "./spawned-agent.js";
+import { sessionsCwd, spawnInSessionsCwd } from "./sessions-cwd.js";
 
 let server: FakeOpenAI;
 let cwd: string;
 beforeEach(async () => {
   server = await startFakeOpenAI([], { models: ["fake-big", "fake-model"] });
-  cwd = mkdtempSync(join(tmpdir(), "mm-set-model-"));
-  writeFileSync(join(cwd, "mm.json"), JSON.stringify({ sessions: { enabled: true } }));
+  cwd = sessionsCwd("set-model");
 });
 afterEach(async () => {
   await server.close();
   rmSync(cwd, { recursive: true, force: true });
 });
 
-const spawn = (surface: "spec" | "full") =>
-  spawnAgent({
-    cwd,
-    args: ["--config", join(cwd, "mm.json")],
-    env: {
-      MM_BASE_URL: server.url,
-      OPENAI_API_KEY: "sk-x",
-      MM_MODEL: "fake-model",
-      MM_ACP_SURFACE: surface,
-      XDG_CONFIG_HOME: cwd,
-      XDG_STATE_HOME: join(cwd, "state"),
-    },
-  });
+const spawn = (surface: "spec" | "full") => spawnInSessionsCwd(cwd, server.url, surface, "fake-model");
 const say = (sessionId: string, words: string) => ({ sessionId, prompt: [{ type: "text" as const, text: words }] });
 const errorOf = async (request: Promise<unknown>) =>
   request.then(

@@ -4,31 +4,25 @@
  * or lists it (`session/list`) removes the locks whose process is gone, says so on stderr, and leaves
  * a live holder's lock alone.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOpenAI, type FakeOpenAI } from "@mm/fake-openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import { stop, type SpawnedAgent } from "./spawned-agent.js";
+import { sessionsCwd, spawnInSessionsCwd } from "./sessions-cwd.js";
 
 let server: FakeOpenAI;
 let cwd: string;
 beforeEach(async () => {
   server = await startFakeOpenAI();
-  cwd = mkdtempSync(join(tmpdir(), "mm-stale-locks-"));
-  writeFileSync(join(cwd, "mm.json"), JSON.stringify({ sessions: { enabled: true } }));
+  cwd = sessionsCwd("stale-locks");
 });
 afterEach(async () => {
   await server.close();
   rmSync(cwd, { recursive: true, force: true });
 });
 
-const spawn = (surface: "spec" | "full") =>
-  spawnAgent({
-    cwd,
-    args: ["--config", join(cwd, "mm.json")],
-    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", MM_ACP_SURFACE: surface, XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: join(cwd, "state") },
-  });
+const spawn = (surface: "spec" | "full") => spawnInSessionsCwd(cwd, server.url, surface);
 const lockOf = (id: string) => join(cwd, ".mm", "sessions", `${id}.lock`);
 
 /** A session opened by a process then SIGKILLed: its id, its lock left behind. */

@@ -5,32 +5,25 @@
  * for the turn taken back; further `/undo` in a row keep nothing new (their conversations are all in
  * it); a turn sent between two `/undo` makes a conversation of its own, kept under its own name.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type * as acp from "@agentclientprotocol/sdk";
 import { startFakeOpenAI, text, type FakeOpenAI } from "@mm/fake-openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawnAgent, stop } from "./spawned-agent.js";
+import { stop } from "./spawned-agent.js";
+import { sessionsCwd, spawnInSessionsCwd } from "./sessions-cwd.js";
 
 let server: FakeOpenAI;
 let cwd: string;
 beforeEach(async () => {
   server = await startFakeOpenAI([], { defaultReply: () => text("ok") });
-  cwd = mkdtempSync(join(tmpdir(), "mm-undo-listing-"));
-  writeFileSync(join(cwd, "mm.json"), JSON.stringify({ sessions: { enabled: true } }));
+  cwd = sessionsCwd("undo-listing");
 });
 afterEach(async () => {
   await server.close();
   rmSync(cwd, { recursive: true, force: true });
 });
 
-const spawn = () =>
-  spawnAgent({
-    cwd,
-    args: ["--config", join(cwd, "mm.json")],
-    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", MM_ACP_SURFACE: "full", XDG_CONFIG_HOME: cwd, XDG_STATE_HOME: join(cwd, "state") },
-  });
+const spawn = () => spawnInSessionsCwd(cwd, server.url, "full");
 
 describe("session/list after /undo", () => {
   it("four /undo in a row: the session and one kept conversation, told apart by its title; a turn between two /undo is kept under its own", async () => {
