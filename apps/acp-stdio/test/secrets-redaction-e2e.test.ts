@@ -12,8 +12,9 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { removeTempDirs, tempDir } from "./faults/helpers.js";
-import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import { stop, type SpawnedAgent } from "./spawned-agent.js";
 import { bwrapSkipReason } from "./bwrap-probe.js";
+import { secretsCase, spawnWithKey, type SecretsCase } from "./secrets-case.js";
 
 const KEY = "sk-redaction-e2e-7c1a9b2d5e";
 const TOKEN = "mcp-token-e2e-41f0c3a9";
@@ -24,31 +25,21 @@ const probeRoot = tempDir("redaction-probe");
 const noBwrap = await bwrapSkipReason(probeRoot);
 
 let fake: FakeOpenAI;
-let dir: string;
+let secrets: SecretsCase;
 let home: string;
 let cwd: string;
 
 beforeEach(async () => {
   fake = await startFakeOpenAI();
-  dir = tempDir("redaction");
-  home = join(dir, "home");
-  cwd = join(dir, "project");
-  mkdirSync(home);
-  mkdirSync(cwd);
+  secrets = secretsCase("redaction");
+  ({ home, cwd } = secrets);
 });
 afterEach(async () => {
   await fake.close();
 });
 afterAll(removeTempDirs);
 
-const configWith = (keys: Record<string, unknown>): string => {
-  const path = join(dir, "mm-config.json");
-  writeFileSync(path, JSON.stringify({ sessions: { enabled: true }, ...keys }));
-  return path;
-};
-
-const spawnWith = (keys: Record<string, unknown>): SpawnedAgent =>
-  spawnAgent({ env: { MM_BASE_URL: fake.url, OPENAI_API_KEY: KEY, MM_MODEL: "fake-model", HOME: home }, cwd, args: ["--config", configWith(keys)] });
+const spawnWith = (keys: Record<string, unknown>): SpawnedAgent => spawnWithKey(secrets, { baseUrl: fake.url, key: KEY, keys });
 
 /** Every file under the sessions dir (document, journal, undo data), as text. */
 const sessionFiles = (): string => {

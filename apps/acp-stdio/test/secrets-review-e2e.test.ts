@@ -2,44 +2,33 @@
  * An attacker's review of secrets redaction (issue 36), end to end through the built mm-acp: the
  * ways a secret could still get past it, each found by the review and fixed.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, status, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
-import { removeTempDirs, tempDir } from "./faults/helpers.js";
-import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
+import { removeTempDirs } from "./faults/helpers.js";
+import { stop, type SpawnedAgent } from "./spawned-agent.js";
+import { secretsCase, spawnWithKey, type SecretsCase } from "./secrets-case.js";
 
 const KEY = "sk-review-split-5d8e2f71c0a94b";
 const REDACTED = "[redacted: a secret of the agent's]";
 
 let fake: FakeOpenAI;
-let dir: string;
-let home: string;
+let secrets: SecretsCase;
 let cwd: string;
 
 beforeEach(async () => {
   fake = await startFakeOpenAI();
-  dir = tempDir("redaction-review");
-  home = join(dir, "home");
-  cwd = join(dir, "project");
-  mkdirSync(home);
-  mkdirSync(cwd);
+  secrets = secretsCase("redaction-review");
+  cwd = secrets.cwd;
 });
 afterEach(async () => {
   await fake.close();
 });
 afterAll(removeTempDirs);
 
-const spawnWith = (keys: Record<string, unknown>, env: Record<string, string> = {}, clientCapabilities = {}): SpawnedAgent => {
-  const config = join(dir, "mm-config.json");
-  writeFileSync(config, JSON.stringify({ sessions: { enabled: true }, ...keys }));
-  return spawnAgent({
-    env: { MM_BASE_URL: fake.url, OPENAI_API_KEY: KEY, MM_MODEL: "fake-model", HOME: home, ...env },
-    cwd,
-    args: ["--config", config],
-    clientCapabilities,
-  });
-};
+const spawnWith = (keys: Record<string, unknown>, env: Record<string, string> = {}, clientCapabilities = {}): SpawnedAgent =>
+  spawnWithKey(secrets, { baseUrl: fake.url, key: KEY, keys, env, clientCapabilities });
 
 const prompt = async (agent: SpawnedAgent): Promise<void> =>
   agent.run(async (client) => {
