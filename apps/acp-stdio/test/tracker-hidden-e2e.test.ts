@@ -11,10 +11,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
+import { startFakeOpenAI, type FakeOpenAI } from "@mm/fake-openai";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawnAgent, stop } from "./spawned-agent.js";
 import { bwrapSkipReason } from "./bwrap-probe.js";
+import { gitIn, runHiddenEnvTurn, sessionFiles, shownDiffs } from "./tracker-turn.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-tracker-hidden-"));
 const skip = await bwrapSkipReason(root);
@@ -35,8 +35,7 @@ beforeEach(async () => {
 afterEach(() => server.close());
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const git = (...args: string[]): string =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
+const git = (...args: string[]): string => gitIn(cwd, ...args);
 
 /** Every object of the cwd's repository, content included (loose and packed, decompressed). */
 const allObjects = (): string => {
@@ -44,34 +43,7 @@ const allObjects = (): string => {
   return execFileSync("git", ["cat-file", "--batch"], { cwd, input: names, encoding: "latin1", maxBuffer: 64 * 1024 * 1024 });
 };
 
-/** Every session file's text. */
-const sessionFiles = (): string =>
-  readdirSync(join(cwd, ".mm/sessions"))
-    .filter((name) => name.endsWith(".json"))
-    .map((name) => readFileSync(join(cwd, ".mm/sessions", name), "utf8"))
-    .join("\n");
-
-/** One turn, `.env` hidden, sessions on: the model runs `commands` one call each (sandboxed unless `sandbox` is "off"). */
-const runTurn = async (commands: readonly string[], sandbox: "workspace" | "off") => {
-  server.enqueue(...commands.map((command) => toolCalls([{ name: "bash", arguments: { command } }])), text("done"));
-  const config = join(home, "mm.json");
-  writeFileSync(config, JSON.stringify({ sessions: { enabled: true }, tools: { sandbox, hidden: [".env"] } }));
-  const agent = spawnAgent({
-    cwd,
-    args: ["--config", config],
-    env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: home, XDG_STATE_HOME: join(home, "state") },
-  });
-  await agent.run(async (client) => {
-    const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-    await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
-  });
-  await stop(agent);
-  return agent;
-};
-
-/** The diffs the editor was shown, as one text. */
-const shownDiffs = (agent: ReturnType<typeof spawnAgent>): string =>
-  JSON.stringify(agent.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update" || u.sessionUpdate === "tool_call"));
+const runTurn = (commands: readonly string[], sandbox: "workspace" | "off") => runHiddenEnvTurn({ server, cwd, home }, commands, sandbox);
 
 describe.skipIf(skip !== undefined)("the change tracker and hidden paths", () => {
   it("keeps a hidden .env out of .git/objects after a sandboxed git init, out of the diffs and the session file", async () => {
@@ -85,7 +57,7 @@ describe.skipIf(skip !== undefined)("the change tracker and hidden paths", () =>
     expect(allObjects()).not.toContain(MARK);
     expect(shownDiffs(agent)).toContain("a.txt");
     expect(shownDiffs(agent)).not.toContain(MARK);
-    expect(sessionFiles()).not.toContain(MARK);
+    expect(sessionFiles(cwd)).not.toContain(MARK);
   });
 
   it.each([true, false])("names a hidden .env a command changed, sandbox off, without its content (in git: %s)", async (inGit) => {
@@ -101,7 +73,7 @@ describe.skipIf(skip !== undefined)("the change tracker and hidden paths", () =>
     expect(shownDiffs(agent)).toContain("a hidden path");
     expect(shownDiffs(agent)).toContain(join(cwd, ".env"));
     expect(shownDiffs(agent)).not.toContain(MARK);
-    expect(sessionFiles()).not.toContain(MARK);
+    expect(sessionFiles(cwd)).not.toContain(MARK);
     if (inGit) expect(allObjects()).not.toContain(MARK);
   });
 
@@ -118,7 +90,7 @@ describe.skipIf(skip !== undefined)("the change tracker and hidden paths", () =>
     expect(shownDiffs(agent)).toContain(".gitignore");
     expect(allObjects()).not.toContain(MARK);
     expect(shownDiffs(agent)).not.toContain(MARK);
-    expect(sessionFiles()).not.toContain(MARK);
+    expect(sessionFiles(cwd)).not.toContain(MARK);
     expect(readFileSync(join(cwd, ".env"), "utf8")).toBe(SECRET);
   });
 });
