@@ -20,7 +20,7 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-openai";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawnAgent, stop, type SpawnOptions } from "./spawned-agent.js";
+import { spawnAgent, stop, type SpawnedAgent, type SpawnOptions } from "./spawned-agent.js";
 import { bwrapSkipReason } from "./bwrap-probe.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-one-boundary-"));
@@ -54,6 +54,24 @@ const configWith = (settings: object): string[] => {
 
 const spawn = (settings: object, extra: Partial<SpawnOptions> = {}) =>
   spawnAgent({ cwd, args: configWith(settings), env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: home }, ...extra });
+
+/** One prompt in a new session of `agent`, then the agent stopped. */
+const promptOnceThenStop = async (agent: SpawnedAgent, words: string): Promise<void> => {
+  await agent.run(async (client) => {
+    const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
+    await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: words }] });
+  });
+  await stop(agent);
+};
+
+/** A skill `deploy` in `~/skills`: the skills dir and the skill's folder. */
+const deploySkill = () => {
+  const skills = join(home, "skills");
+  const folder = join(skills, "deploy");
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, "SKILL.md"), "---\nname: deploy\ndescription: Deploys the thing.\n---\nRun deploy.sh.\n");
+  return { skills, folder };
+};
 
 /** Every request body the model server received, as one string. */
 const allBodies = () => JSON.stringify(server.requests.map((r) => r.body));
@@ -114,11 +132,7 @@ describe("AGENTS.md goes through the boundary", () => {
     symlinkSync("../../notes.txt", join(cwd, "AGENTS.md"));
     server.enqueue(text("hello"));
     const agent = spawn({});
-    await agent.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
-    });
-    await stop(agent);
+    await promptOnceThenStop(agent, "hi");
     expect(allBodies()).not.toContain("private notes of the user");
     expect(agent.stderr()).toContain(`refused: it leads out of ${cwd}`);
   });
@@ -152,11 +166,7 @@ describe("AGENTS.md goes through the boundary", () => {
     symlinkSync("docs/agents.md", join(cwd, "AGENTS.md"));
     server.enqueue(text("hello"));
     const agent = spawn({});
-    await agent.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
-    });
-    await stop(agent);
+    await promptOnceThenStop(agent, "hi");
     expect(systemPromptOf(0)).toContain("Always answer in haiku.");
     expect(agent.stderr()).not.toContain("AGENTS.md not read");
   });
@@ -164,10 +174,7 @@ describe("AGENTS.md goes through the boundary", () => {
 
 describe("skills go through the boundary", () => {
   it("read_skill refuses a SKILL.md swapped for a link out of the skill's folder, to a file nothing hides", async () => {
-    const skills = join(home, "skills");
-    const folder = join(skills, "deploy");
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, "SKILL.md"), "---\nname: deploy\ndescription: Deploys the thing.\n---\nRun deploy.sh.\n");
+    const { skills, folder } = deploySkill();
     writeFileSync(join(home, "notes.md"), "---\nname: deploy\ndescription: x\n---\nprivate notes of the user\n");
     server.enqueue(
       toolCalls([{ name: "bash", arguments: { command: `ln -sf ../../notes.md ${join(folder, "SKILL.md")}` } }]),
@@ -175,11 +182,7 @@ describe("skills go through the boundary", () => {
       text("done"),
     );
     const agent = spawn({ skills: { dirs: [skills] } });
-    await agent.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "deploy" }] });
-    });
-    await stop(agent);
+    await promptOnceThenStop(agent, "deploy");
     const ends = endedCalls(agent);
     expect(ends.map((u) => u.status)).toEqual(["completed", "failed"]);
     expect(JSON.stringify(ends[1]?.rawOutput)).toContain(`cannot read SKILL.md (refused: it leads out of ${folder}`);
@@ -187,10 +190,7 @@ describe("skills go through the boundary", () => {
   });
 
   it("read_skill refuses a SKILL.md swapped for a link to the key, in one line, and lists no link out of the folder", async () => {
-    const skills = join(home, "skills");
-    const folder = join(skills, "deploy");
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, "SKILL.md"), "---\nname: deploy\ndescription: Deploys the thing.\n---\nRun deploy.sh.\n");
+    const { skills, folder } = deploySkill();
     writeFileSync(join(folder, "deploy.sh"), "echo deploy\n");
     symlinkSync(join(home, ".aws", "credentials"), join(folder, "creds-out.txt"));
     symlinkSync("deploy.sh", join(folder, "inside-link.sh"));
@@ -201,11 +201,7 @@ describe("skills go through the boundary", () => {
       text("done"),
     );
     const agent = spawn({ skills: { dirs: [skills] } });
-    await agent.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "deploy" }] });
-    });
-    await stop(agent);
+    await promptOnceThenStop(agent, "deploy");
     const ends = endedCalls(agent);
     expect(ends.map((u) => u.status)).toEqual(["completed", "completed", "failed"]);
     const listed = JSON.stringify(ends[0]?.rawOutput);
@@ -234,11 +230,7 @@ describe("the editor's refusal of fs/* is honoured", () => {
       text("done"),
     );
     const agent = spawn({}, { clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } }, fsAnswer: (method) => refusing(method) });
-    await agent.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write" }] });
-    });
-    await stop(agent);
+    await promptOnceThenStop(agent, "write");
     const ends = endedCalls(agent);
     expect(ends.map((u) => u.status)).toEqual(["failed", "failed"]);
     expect(JSON.stringify(ends[0]?.rawOutput)).toContain("Permission denied for fs/write_text_file");
@@ -260,11 +252,7 @@ describe("the editor's refusal of fs/* is honoured", () => {
         },
       },
     );
-    await agent.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write" }] });
-    });
-    await stop(agent);
+    await promptOnceThenStop(agent, "write");
     expect(endedCalls(agent).map((u) => u.status)).toEqual(["completed"]);
     expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("written\n");
   });
