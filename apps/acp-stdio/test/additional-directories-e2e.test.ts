@@ -5,7 +5,7 @@
  * directory the editor did not give stays read-only; a relative `@path` resolves in it; a missing
  * directory (or a file) is refused with `invalid params` naming it, on session/new, load and resume.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -13,6 +13,7 @@ import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-open
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent, stop, type SpawnedAgent } from "./spawned-agent.js";
 import { bwrapSkipReason } from "./bwrap-probe.js";
+import { caseDirs } from "./case-dirs.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-more-folders-"));
 const noSandbox = await bwrapSkipReason(root);
@@ -24,12 +25,7 @@ let extra: string;
 let outside: string;
 beforeEach(async () => {
   server = await startFakeOpenAI([], { defaultReply: () => text("ok") });
-  const dir = mkdtempSync(join(root, "case-"));
-  cwd = join(dir, "project");
-  home = join(dir, "home");
-  extra = join(dir, "library");
-  outside = join(dir, "outside");
-  for (const d of [cwd, home, extra, outside]) mkdirSync(d);
+  [cwd, home, extra, outside] = caseDirs(root, "project", "home", "library", "outside");
 });
 afterEach(() => server.close());
 afterAll(() => rmSync(root, { recursive: true, force: true }));

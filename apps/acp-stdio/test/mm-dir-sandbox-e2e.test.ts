@@ -7,7 +7,7 @@
  * is bound read-only (made first when absent): it cannot be renamed, removed, made or written, by a
  * command or by the file tools.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -15,6 +15,7 @@ import { startFakeOpenAI, text, toolCalls, type FakeOpenAI } from "@mm/fake-open
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent, stop } from "./spawned-agent.js";
 import { bwrapSkipReason } from "./bwrap-probe.js";
+import { caseDirs } from "./case-dirs.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-dir-sandbox-"));
 const skip = await bwrapSkipReason(root);
@@ -24,10 +25,7 @@ let cwd: string;
 let home: string;
 beforeEach(async () => {
   server = await startFakeOpenAI();
-  const dir = mkdtempSync(join(root, "case-"));
-  cwd = join(dir, "project");
-  home = join(dir, "home");
-  for (const d of [cwd, home]) mkdirSync(d);
+  [cwd, home] = caseDirs(root, "project", "home");
 });
 afterEach(() => server.close());
 afterAll(() => rmSync(root, { recursive: true, force: true }));

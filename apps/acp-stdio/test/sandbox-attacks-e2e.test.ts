@@ -25,6 +25,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnAgent, stop } from "./spawned-agent.js";
 import { bwrapSkipReason } from "./bwrap-probe.js";
+import { caseDirs } from "./case-dirs.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-sandbox-git-"));
 const skip = await bwrapSkipReason(root);
@@ -35,11 +36,7 @@ let home: string;
 let outside: string;
 beforeEach(async () => {
   server = await startFakeOpenAI();
-  const dir = mkdtempSync(join(root, "case-"));
-  cwd = join(dir, "project");
-  home = join(dir, "home");
-  outside = join(dir, "outside");
-  for (const d of [cwd, home, outside]) mkdirSync(d);
+  [cwd, home, outside] = caseDirs(root, "project", "home", "outside");
 });
 afterEach(() => server.close());
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -8,13 +8,14 @@
  * file is named without content.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeOpenAI, type FakeOpenAI } from "@mm/fake-openai";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bwrapSkipReason } from "./bwrap-probe.js";
 import { gitIn, runHiddenEnvTurn, sessionFiles, shownDiffs } from "./tracker-turn.js";
+import { caseDirs } from "./case-dirs.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-tracker-hidden-"));
 const skip = await bwrapSkipReason(root);
@@ -27,10 +28,7 @@ let cwd: string;
 let home: string;
 beforeEach(async () => {
   server = await startFakeOpenAI();
-  const dir = mkdtempSync(join(root, "case-"));
-  cwd = join(dir, "project");
-  home = join(dir, "home");
-  for (const d of [cwd, home]) mkdirSync(d);
+  [cwd, home] = caseDirs(root, "project", "home");
 });
 afterEach(() => server.close());
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -5,6 +5,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "@mm/fake-openai";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bwrapSkipReason } from "./bwrap-probe.js";
 import { gitIn, runHiddenEnvTurn } from "./tracker-turn.js";
+import { caseDirs } from "./case-dirs.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-tracker-objects-"));
 const skip = await bwrapSkipReason(root);
@@ -14,10 +15,7 @@ let cwd: string;
 let home: string;
 beforeEach(async () => {
   server = await startFakeOpenAI();
-  const dir = mkdtempSync(join(root, "case-"));
-  cwd = join(dir, "project");
-  home = join(dir, "home");
-  for (const d of [cwd, home]) mkdirSync(d);
+  [cwd, home] = caseDirs(root, "project", "home");
 });
 afterEach(() => server.close());
 afterAll(() => rmSync(root, { recursive: true, force: true }));
