@@ -55,13 +55,15 @@ const configWith = (settings: object): string[] => {
 const spawn = (settings: object, extra: Partial<SpawnOptions> = {}) =>
   spawnAgent({ cwd, args: configWith(settings), env: { MM_BASE_URL: server.url, OPENAI_API_KEY: "sk-x", MM_MODEL: "m", HOME: home }, ...extra });
 
-/** One prompt in a new session of `agent`, then the agent stopped. */
-const promptOnceThenStop = async (agent: SpawnedAgent, words: string): Promise<void> => {
-  await agent.run(async (client) => {
+/** One prompt in a new session of `agent`, then the agent stopped; the session's id. */
+const promptOnceThenStop = async (agent: SpawnedAgent, words: string): Promise<string> => {
+  const sessionId = await agent.run(async (client) => {
     const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
     await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: words }] });
+    return sessionId;
   });
   await stop(agent);
+  return sessionId;
 };
 
 /** A skill `deploy` in `~/skills`: the skills dir and the skill's folder. */
@@ -140,13 +142,7 @@ describe("AGENTS.md goes through the boundary", () => {
   it("at session/load too: a link planted since the session was saved is refused", async () => {
     const settings = { sessions: { enabled: true } };
     server.enqueue(text("first"));
-    const first = spawn(settings);
-    const sessionId = await first.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
-      return sessionId;
-    });
-    await stop(first);
+    const sessionId = await promptOnceThenStop(spawn(settings), "hi");
     symlinkSync(join(home, ".ssh", "id_rsa"), join(cwd, "AGENTS.md"));
     server.enqueue(text("second"));
     const again = spawn(settings);
@@ -265,13 +261,7 @@ describe("a lock that is no lock file", () => {
   ])("when it is %s, the session is loaded under a real lock (its target never written) that a second process cannot take", async (what, plant) => {
     const settings = { sessions: { enabled: true } };
     server.enqueue(text("first"));
-    const first = spawn(settings);
-    const sessionId = await first.run(async (client) => {
-      const { sessionId } = await client.request("session/new", { cwd, mcpServers: [] });
-      await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
-      return sessionId;
-    });
-    await stop(first);
+    const sessionId = await promptOnceThenStop(spawn(settings), "hi");
     const lock = join(cwd, ".mm", "sessions", `${sessionId}.lock`);
     const target = join(home, "target.txt");
     writeFileSync(target, "untouched\n");
