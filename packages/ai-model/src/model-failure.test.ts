@@ -10,6 +10,15 @@ const call = (fields: Partial<ConstructorParameters<typeof APICallError>[0]>): A
 const socketClosed = (): Error => new TypeError("terminated", { cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }) });
 
 describe("modelFailure", () => {
+  it("reads a header fetch refuses (a key pasted with a character over 255) as a bad header, not as the server's answer", async () => {
+    const refused = await fetch("http://127.0.0.1:9/v1", { headers: { authorization: "Bearer sk-…" } }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(refused).toBeInstanceOf(TypeError);
+    expect(modelFailure(refused!)).toMatchObject({ kind: "bad-header", message: expect.stringContaining("ByteString") });
+  });
+
   it("reads an AI SDK call's failure by APICallError.isInstance, with what the provider said of it", () => {
     expect(modelFailure(call({ message: "Service Unavailable", statusCode: 503, responseBody: "busy", responseHeaders: { "retry-after": "1" } }))).toEqual({
       kind: "http",

@@ -81,6 +81,14 @@ const NETWORK_CODES: Readonly<Record<string, string>> = {
 
 const codeOf = (error: Error): unknown => (error as { code?: unknown }).code;
 
+/**
+ * A header value holding a character over 255 (a key pasted with `…` or a curly quote): Node 20's
+ * fetch (undici's WebIDL conversion) throws a TypeError with no code, only these words, before any
+ * request is made. Nothing the server sent: the key or a configured header is at fault.
+ */
+const byteStringRefused = (error: Error): boolean =>
+  [error, (error as { cause?: unknown }).cause].some((e) => e instanceof TypeError && /Cannot convert argument to a ByteString/.test(e.message));
+
 /** `error` and the chain of its causes, each once. */
 function* causesOf(error: unknown): Generator<Error> {
   const seen = new Set<unknown>();
@@ -175,7 +183,8 @@ export const modelFailure = (error: unknown, during: FailedWhile = "request"): M
   }
   if (LoadAPIKeyError.isInstance(error)) return { kind: "missing-key", message: oneLine(error.message) };
   const code = codeOf(error);
-  if (code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") return { kind: "bad-header", message: oneLine(error.message) };
+  if (code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN" || byteStringRefused(error))
+    return { kind: "bad-header", message: oneLine(error.message) };
   return { kind: "unusable", message: oneLine(error.message), call };
 };
 
