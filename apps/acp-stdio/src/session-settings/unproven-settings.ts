@@ -1,6 +1,6 @@
 /**
  * What a loaded session's file asked for and did not get: a mode other than `ask`, a model or a
- * reasoning effort that the store could not prove this user's mm wrote (packages/node/src/sessions/json-session-document.ts,
+ * reasoning effort that the store could not prove this user's mm wrote (packages/node/src/sessions/settings-signature.ts,
  * `provenSession`). Said once in the conversation, after the replay, and once in the log.
  */
 import type { LoadedSession } from "@mm/core";

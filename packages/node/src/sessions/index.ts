@@ -1,9 +1,8 @@
 /** The SessionStore port: a JSON document per session, a journal for the turn in flight, a lock per process. */
 export { jsonSessionStore, type JsonSessionStoreOptions } from "./json-session-store.js";
 export { currentOwner, ownerAlive, type LockOwner } from "./process-identity.js";
+export { SESSION_FORMAT, SESSION_VERSION } from "./session-format.js";
 export {
-  SESSION_FORMAT,
-  SESSION_VERSION,
   decodeSessionDocument,
   decodeSessionFile,
   encodeSessionDocument,

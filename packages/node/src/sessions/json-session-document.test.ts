@@ -1,7 +1,9 @@
 import type { History, StoredSession } from "@mm/core";
 import { describe, expect, it } from "vitest";
 import { asciiJson } from "./ascii-json.js";
-import { decodeMessage, decodeSessionFile, encodeSessionDocument, provenSession } from "./json-session-document.js";
+import { decodeSessionFile, encodeSessionDocument } from "./json-session-document.js";
+import { decodeMessage } from "./session-message-decode.js";
+import { provenSession } from "./settings-signature.js";
 import { journalLines } from "./session-journal.js";
 
 const result = { role: "tool", callId: "call_1", toolName: "fs__read_text_file", status: "completed", output: "hello" };

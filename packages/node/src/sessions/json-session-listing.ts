@@ -4,7 +4,8 @@ import { err, ok, type Result } from "neverthrow";
 import { SAFE_READ_FLAGS } from "../files/safe-read-flags.js";
 import { isSessionId, titleOf, type StoreError, type StoredSessionSummary } from "@mm/core";
 import { errorCode, reasonOf } from "../errno.js";
-import { isRecord, SESSION_FORMAT } from "./json-session-document.js";
+import { isRecord } from "./document-validation.js";
+import { SESSION_FORMAT } from "./session-format.js";
 import { checkSessionsDir } from "./session-files.js";
 
 const HEAD_BYTES = 64 * 1024;

@@ -5,7 +5,9 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import type { History, Message, StoredSession, SystemMessage } from "@mm/core";
-import { decodeMessage, decodeSystem, encodedMessage, expected, Invalid, isoOf, isRecord, shown, type SessionDocumentError } from "./json-session-document.js";
+import { expected, Invalid, isoOf, isRecord, shown } from "./document-validation.js";
+import { encodedMessage, type SessionDocumentError } from "./json-session-document.js";
+import { decodeMessage, decodeSystem } from "./session-message-decode.js";
 import { asciiJson } from "./ascii-json.js";
 
 /** The `format` of a journal's header line. */

@@ -16,7 +16,7 @@ import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";
 import { sameOwner, type LockOwner } from "./process-identity.js";
-import { isRecord } from "./json-session-document.js";
+import { isRecord } from "./document-validation.js";
 
 /** A lock this process holds: the lock file's identity and what it says; `replaced` names what was at its path before (a symlink, a FIFO…). */
 export type HeldLock = { readonly dev: number; readonly ino: number; readonly text: string; readonly replaced?: string };

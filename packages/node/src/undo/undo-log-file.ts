@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { UndoFile, UndoFileState, UndoLog, UndoTurn } from "@mm/core";
 import { err, ok, type Result } from "neverthrow";
 import { asciiJson } from "../sessions/ascii-json.js";
-import { isRecord, shown } from "../sessions/json-session-document.js";
+import { isRecord, shown } from "../sessions/document-validation.js";
 
 export const UNDO_FORMAT = "mm-undo";
 export const UNDO_VERSION = 1;
