@@ -8,25 +8,8 @@
  * watch refused, a `.gitignore` or exclude file changed) makes the step a full `git add` of the cwd;
  * a change of the user's tracked-but-ignored files makes it start again from the user's index.
  *
- * Between steps the index lives in memory; it is on disk only during a step, in a temporary directory
- * removed at its end, the file given back its own mtime (git's racy-entry check compares with it).
+ * Between steps the index lives in memory, on disk only during a step (index-memory.ts).
  */
-import { createHash } from "node:crypto";
-import {
-  closeSync,
-  copyFileSync,
-  fstatSync,
-  mkdtempSync,
-  openSync,
-  readSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import type { FileDiff } from "@mm/core";
@@ -34,20 +17,21 @@ import { startCatFile, type CatFile } from "./cat-file.js";
 import { fileDiffsOf, IGNORED_DIRECTORY_GONE_NOTE, IGNORED_GONE_NOTE } from "./file-diffs.js";
 import { gitFileDiffs } from "./git-file-diffs.js";
 import { gitSteps, type GitContext, type GitSteps } from "./git-runner.js";
-import { entryOffsets, indexDifferences, recordedSizes, SIZE_AT, trackedPaths, type RawDiffEntry } from "./index-entries.js";
+import { hiddenPathspecs } from "./hidden-pathspecs.js";
+import { changedBeforeSnapshot, ignoredFollowed, ignoredGone } from "./ignored-followed.js";
+import { indexDifferences, recordedSizes, trackedPaths, type RawDiffEntry } from "./index-entries.js";
+import { indexMemory } from "./index-memory.js";
 import { listDirectories } from "./list-directories.js";
-import { isHiddenRelative } from "../boundary/hidden-paths.js";
 import { amongIgnored, ignoreRules, type IgnoredEntries } from "./ignore-rules.js";
 import { objectStoreEscape, repositoryDefenses } from "./repo-defenses.js";
 import { gitEnvironment, type GitFailure } from "./run-git.js";
+import { smudgeEntries } from "./smudge-entries.js";
 import { treeWatcher, watchBudget, type TakenChanges, type TreeWatcher } from "./tree-watcher.js";
 import type { WorkTree } from "./work-tree.js";
 import { lstatOrUndefined, serialQueue } from "./step-helpers.js";
 
 /** Past this many changed paths, one `git add` of the whole cwd is cheaper than naming them. */
 const MAX_NAMED_PATHS = 1000;
-/** Ignored files and directories followed per cwd; past it they are not known (a call after a `.gitignore` change names more files as first seen). */
-const MAX_IGNORED_FOLLOWED = 20_000;
 /** Directories one cwd may have watched; past it the cwd is followed by full `git add`s only. */
 const MAX_WATCHED_DIRECTORIES = 8192;
 
@@ -61,18 +45,6 @@ export type Snapshot = {
   readonly ignored: IgnoredEntries | undefined;
   /** When it was taken (ms since the epoch): the command ran after. */
   readonly takenMs: number;
-};
-
-/**
- * Margin on "changed before the call": a file's ctime comes from the kernel's coarse clock, a tick or
- * so behind the one `Date.now()` reads.
- */
-const RACY_MS = 100;
-
-/** Whether the entry at `path` last changed (its ctime) before `ms`; false when it cannot be told. */
-const changedBefore = (path: string, ms: number): boolean => {
-  const info = lstatOrUndefined(path);
-  return info !== undefined && info.ctimeMs < ms;
 };
 
 export type KeptIndex = {
@@ -90,15 +62,13 @@ export type KeptIndex = {
 /** What a step brought in: nothing, these cwd-relative paths, or the whole cwd. */
 type Touched = { readonly kind: "none" } | { readonly kind: "paths"; readonly paths: readonly string[] } | { readonly kind: "all" };
 
-type IndexBytes = { readonly bytes: Buffer; readonly atime: Date; readonly mtime: Date };
-
 const isIgnoreFile = (path: string): boolean => path === ".gitignore" || path.endsWith("/.gitignore");
 /** The repository's own directory is never staged (git refuses it); what happens in it is not a file change. */
 const isGitDirectory = (path: string): boolean => path === ".git" || path.endsWith("/.git");
 
 /** Keeps an index for `tree`; `watch: false` makes every step a full `git add`. */
 export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly watch: boolean }): KeptIndex => {
-  let index: IndexBytes | undefined;
+  const memory = indexMemory(git.tempDir, tree.index);
   /** False until a full step made the index match the work tree under the cwd. */
   let inStep = false;
   let step = 0;
@@ -110,117 +80,23 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
   let cat: CatFile | undefined;
   const locked = serialQueue();
   const pathspec = (path: string): string => (path === "" ? (tree.prefix === "" ? "." : tree.prefix) : `${tree.prefix}${path}`);
-  /** The hidden paths (cwd-relative): left out of every `git add` (exclude pathspecs), watch and read. */
-  let hidden: readonly string[] = [];
-  const isHidden = (path: string): boolean => isHiddenRelative(hidden, path);
-  /**
-   * Pathspecs for `paths` (tree paths) with the hidden ones excluded: each taken literally, so run
-   * with `magic` on (git-runner.ts) when there is anything hidden.
-   */
-  const specs = (paths: readonly string[]): string[] =>
-    hidden.length === 0 ? [...paths] : [...paths.map((path) => `:(literal)${path}`), ...hidden.map((path) => `:(exclude,literal)${tree.prefix}${path}`)];
-  const magic = (): boolean => hidden.length > 0;
+  const hidden = hiddenPathspecs(tree.prefix);
+  const { isHidden, specs, magic } = hidden;
   const treePath = (path: string): string => (path === "" ? tree.prefix.replace(/\/$/, "") : `${tree.prefix}${path}`);
-  /**
-   * The untracked files and directories git ignores under the cwd, as of the last step: files that
-   * exist though the index does not hold them. Followed with the watcher (listed at a full step, then
-   * brought in step with the paths each step names), else undefined: not known. Shared with the
-   * snapshots that hold it, so copied before a change.
-   */
-  let ignored: IgnoredEntries | undefined;
-  let ignoredShared = false;
-  const ignoredToChange = (): IgnoredEntries | undefined => {
-    if (ignored !== undefined && ignoredShared) ignored = { dirs: new Set(ignored.dirs), files: new Set(ignored.files) };
-    ignoredShared = false;
-    return ignored;
-  };
+  /** The untracked files and directories git ignores under the cwd, as of the last step: followed with the watcher. */
+  const ignored = ignoredFollowed(tree.cwd);
   const stopWatching = (): void => {
     watcher?.close();
     watcher = undefined;
     repositories = new Set();
-    ignored = undefined;
-  };
-
-  /**
-   * Memory for the next index read back: that of an index no longer current nor held by a snapshot
-   * (fresh memory costs a page fault per page; reused memory does not).
-   */
-  let spare: Buffer | undefined;
-  const held = new Map<ArrayBufferLike, number>();
-  const release = (bytes: Buffer | undefined): void => {
-    if (bytes === undefined || (held.get(bytes.buffer) ?? 0) > 0 || bytes.buffer === index?.bytes.buffer) return;
-    if (spare === undefined || bytes.buffer.byteLength > spare.length) spare = Buffer.from(bytes.buffer);
-  };
-  const hold = (bytes: Buffer | undefined, by: number): void => {
-    if (bytes === undefined) return;
-    const count = (held.get(bytes.buffer) ?? 0) + by;
-    if (count > 0) held.set(bytes.buffer, count);
-    else {
-      held.delete(bytes.buffer);
-      release(bytes);
-    }
-  };
-  const readBack = (file: string): Buffer => {
-    const fd = openSync(file, "r");
-    try {
-      const size = fstatSync(fd).size;
-      const memory = spare !== undefined && spare.length >= size ? spare : Buffer.allocUnsafeSlow(Math.ceil(size * 1.25));
-      spare = undefined;
-      const bytes = memory.subarray(0, size);
-      for (let read = 0; read < size; ) {
-        const got = readSync(fd, bytes, read, size - read, read);
-        if (got === 0) throw new Error("the index shrank while read");
-        read += got;
-      }
-      return bytes;
-    } finally {
-      closeSync(fd);
-    }
-  };
-
-  /**
-   * The index on disk for `work`, in a temporary directory removed after it; kept in memory again.
-   * Synchronous file calls: a millisecond or two, where the promise API took ten here.
-   */
-  const onDisk = async <T>(work: (indexFile: string) => Promise<T>): Promise<T> => {
-    const dir = mkdtempSync(join(git.tempDir, "mm-changes-"));
-    const file = join(dir, "index");
-    try {
-      if (index === undefined) {
-        try {
-          copyFileSync(tree.index, file);
-        } catch {
-          // no index yet: git makes one
-        }
-      } else {
-        writeFileSync(file, index.bytes);
-        utimesSync(file, index.atime, index.mtime);
-      }
-      const result = await work(file);
-      const previous = index?.bytes;
-      try {
-        const info = statSync(file);
-        index = { bytes: readBack(file), atime: info.atime, mtime: info.mtime };
-      } catch {
-        index = undefined;
-      }
-      release(previous);
-      return result;
-    } finally {
-      try {
-        unlinkSync(file);
-        rmdirSync(dir);
-      } catch {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }
+    ignored.forget();
   };
 
   /** Starts again from the user's index when its tracked-but-ignored files changed since the last look. */
   const followUserIndex = async (timeoutMs: number): Promise<Result<void, GitFailure>> =>
     (await rules.userIndexChanged(timeoutMs)).map((changed) => {
       if (!changed) return;
-      index = undefined;
+      memory.drop();
       inStep = false;
     });
 
@@ -230,8 +106,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       await rules.recordExcludes(steps);
       const listed = await rules.ignoredUnder(steps, [pathspec("")]);
       if (listed.isErr()) return err(listed.error);
-      ignored = listed.value.files.size + listed.value.dirs.size > MAX_IGNORED_FOLLOWED ? undefined : listed.value;
-      ignoredShared = false;
+      ignored.listed(listed.value);
       const listing = listDirectories(tree.cwd, "", {
         skip: (relative) => listed.value.dirs.has(relative) || isHidden(relative),
         repositoriesApart: true,
@@ -242,34 +117,6 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     }
     const staged = await steps.run(["add", "--all", "--ignore-errors", "--", ...specs([pathspec("")])], [], magic());
     return staged.map((): Touched => ({ kind: "all" }));
-  };
-
-  /**
-   * Marks the entries of `paths` in the index file as git marks racily clean ones (size 0), so `git
-   * add` compares their content: a rewrite that kept size and mtime (`cp -p`, `touch -r`) within the
-   * second of the last look has a stat git can't tell from the old one, and the watcher saw it.
-   */
-  const smudge = (indexFile: string, paths: readonly string[]): void => {
-    const bytes = index?.bytes;
-    if (bytes === undefined) return;
-    const offsets = entryOffsets(bytes, tree.idBytes, paths);
-    if (offsets.length === 0) return;
-    const zero = Buffer.alloc(4);
-    const hash = createHash(tree.idBytes === 32 ? "sha256" : "sha1");
-    let at = 0;
-    for (const offset of offsets) {
-      hash.update(bytes.subarray(at, offset + SIZE_AT));
-      hash.update(zero);
-      at = offset + SIZE_AT + 4;
-    }
-    hash.update(bytes.subarray(at, bytes.length - tree.idBytes));
-    const fd = openSync(indexFile, "r+");
-    try {
-      for (const offset of offsets) writeSync(fd, zero, 0, 4, offset + SIZE_AT);
-      writeSync(fd, hash.digest(), 0, tree.idBytes, bytes.length - tree.idBytes);
-    } finally {
-      closeSync(fd);
-    }
   };
 
   /** Watches the new directories among `paths`, then stages those paths alone. */
@@ -298,9 +145,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     if (fresh.length > 0) {
       const listed = await rules.ignoredUnder(steps, fresh.map(pathspec));
       if (listed.isErr()) return err(listed.error);
-      const known = ignoredToChange();
-      for (const dir of listed.value.dirs) known?.dirs.add(dir);
-      for (const file of listed.value.files) known?.files.add(file);
+      ignored.add(listed.value);
       for (const dir of fresh.filter((d) => !listed.value.dirs.has(d))) {
         const listing = listDirectories(tree.cwd, dir, {
           skip: (relative) => listed.value.dirs.has(relative) || isHidden(relative),
@@ -315,9 +160,12 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       }
     }
     const named = [...adds, ...[...repositories].filter((path) => !isHidden(path))];
-    const tracked = trackedPaths(index?.bytes, tree.idBytes, [...adds, ...removes].map(pathspec));
-    smudge(
+    const tracked = trackedPaths(memory.bytes(), tree.idBytes, [...adds, ...removes].map(pathspec));
+    // A rewrite that kept size and mtime within the second of the last look: git compares content.
+    smudgeEntries(
       steps.indexFile,
+      memory.bytes(),
+      tree.idBytes,
       [...adds].map(pathspec).filter((path) => tracked.has(path)),
     );
     const stage = async (): Promise<Result<unknown, GitFailure>> => {
@@ -338,25 +186,6 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     const staged = await stage();
     if (staged.isErr()) return staged.error.timedOut ? err(staged.error) : fullStep(steps);
     return ok({ kind: "paths", paths: [...named, ...removes] });
-  };
-
-  /** After a step that named `paths`: each file there that the index does not hold is ignored (or unreadable), each gone is forgotten. */
-  const followIgnored = (paths: readonly string[]): void => {
-    const known = ignoredToChange();
-    if (known === undefined) return;
-    const held = trackedPaths(index?.bytes, tree.idBytes, paths.map(pathspec));
-    for (const path of paths) {
-      const info = lstatOrUndefined(join(tree.cwd, path));
-      if (info === undefined) {
-        known.dirs.delete(path);
-        known.files.delete(path);
-        for (const file of known.files) if (file.startsWith(`${path}/`)) known.files.delete(file);
-        for (const dir of known.dirs) if (dir.startsWith(`${path}/`)) known.dirs.delete(dir);
-      } else if (!info.isDirectory()) {
-        if (held.has(pathspec(path))) known.files.delete(path);
-        else known.files.add(path);
-      }
-    }
   };
 
   /**
@@ -400,7 +229,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       inStep = false;
       return err(defenses.error);
     }
-    const touched = await onDisk(async (indexFile): Promise<Result<Touched, GitFailure>> => {
+    const touched = await memory.onDisk(async (indexFile): Promise<Result<Touched, GitFailure>> => {
       const steps = gitSteps(git, tree.top, indexFile, timeoutMs, defenses.value);
       if (gone) return (await steps.run(["rm", "-r", "-q", "-f", "--cached", "--ignore-unmatch", "--", pathspec("")])).map((): Touched => ({ kind: "all" }));
       if (full || watcher === undefined || taken === undefined) return fullStep(steps, taken?.suspects);
@@ -410,8 +239,12 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       inStep = false;
       return touched;
     }
-    if (touched.value.kind === "paths") followIgnored(touched.value.paths);
-    if (ignored !== undefined && ignored.files.size + ignored.dirs.size > MAX_IGNORED_FOLLOWED) ignored = undefined;
+    if (touched.value.kind === "paths" && ignored.current() !== undefined) {
+      // Each file named that the index does not hold is ignored (or unreadable).
+      const held = trackedPaths(memory.bytes(), tree.idBytes, touched.value.paths.map(pathspec));
+      ignored.follow(touched.value.paths, (path) => held.has(pathspec(path)));
+    }
+    ignored.bound();
     inStep = true;
     if (touched.value.kind !== "none") step += 1;
     return touched;
@@ -419,16 +252,16 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
 
   const snapshot = async (timeoutMs: number): Promise<Result<Snapshot, GitFailure>> =>
     (await bringInStep(timeoutMs, true)).map(() => {
-      hold(index?.bytes, 1);
-      ignoredShared = true;
-      return { bytes: index?.bytes, step, ignoring: rules.stamp(), ignored, takenMs: Date.now() };
+      const bytes = memory.bytes();
+      memory.hold(bytes, 1);
+      return { bytes, step, ignoring: rules.stamp(), ignored: ignored.share(), takenMs: Date.now() };
     });
 
   const changesSince = async (before: Snapshot): Promise<Result<FileDiff[], GitFailure>> => {
     try {
       return await compareWith(before);
     } finally {
-      hold(before.bytes, -1);
+      memory.hold(before.bytes, -1);
     }
   };
 
@@ -440,7 +273,7 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     if (touched.kind === "none" && before.step === stepBefore) return ok([]);
     const paths = touched.kind === "paths" && before.step === stepBefore ? touched.paths.map(treePath) : [treePath("")];
     // A hidden path's entry (the user's own, from their index) is never read: named by its stamp instead.
-    const differences = indexDifferences(before.bytes, index?.bytes, tree.idBytes, paths).filter((entry) => !isHidden(entry.path.slice(tree.prefix.length)));
+    const differences = indexDifferences(before.bytes, memory.bytes(), tree.idBytes, paths).filter((entry) => !isHidden(entry.path.slice(tree.prefix.length)));
     // What git ignores changed meanwhile: a file in the index now but not before may have been there all
     // along, ignored. New only if the index did not hold it under the same rules, or it was not among
     // the ignored files then (known with the watcher; without it, not known: it may have existed).
@@ -455,10 +288,10 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
       mayHaveExisted !== undefined &&
       entry.oldMode === "000000" &&
       mayHaveExisted(entry.path) &&
-      changedBefore(join(tree.top, entry.path), before.takenMs - RACY_MS);
+      changedBeforeSnapshot(join(tree.top, entry.path), before.takenMs);
     const entries = mayHaveExisted === undefined ? differences : differences.filter((entry) => !untouched(entry));
     // Ignored files the call removed (or renamed away): named, for their content was never kept.
-    const gone = ignoredGone(before.ignored, touched.kind === "paths" && before.step === stepBefore ? touched.paths : undefined).map(
+    const gone = ignoredGone(tree.cwd, before.ignored, touched.kind === "paths" && before.step === stepBefore ? touched.paths : undefined, isHidden).map(
       ([path, dir]): FileDiff => ({ path: join(tree.cwd, path), oldText: null, newText: null, note: dir ? IGNORED_DIRECTORY_GONE_NOTE : IGNORED_GONE_NOTE }),
     );
     if (entries.length === 0 && gone.length === 0) return ok([]);
@@ -472,46 +305,18 @@ export const keptIndex = (git: GitContext, tree: WorkTree, options: { readonly w
     return gitFileDiffs(cat, tree, entries, git.limits, Date.now() + git.limits.finishTimeoutMs, recorded, mayHaveExisted, gone);
   };
 
-  /**
-   * The untracked files and directories git ignored at `begin` (`was`) gone now, among `candidates`
-   * (the paths a step named; undefined: all of them): cwd-relative, sorted, each with whether it is a
-   * directory.
-   */
-  const ignoredGone = (was: IgnoredEntries | undefined, candidates: readonly string[] | undefined): [string, boolean][] => {
-    if (was === undefined || was.files.size + was.dirs.size === 0) return [];
-    const gone = new Map<string, boolean>();
-    const check = (path: string, dir: boolean): void => {
-      if (!isHidden(path) && lstatOrUndefined(join(tree.cwd, path)) === undefined) gone.set(path, dir);
-    };
-    if (candidates === undefined) {
-      for (const file of was.files) check(file, false);
-      for (const dir of was.dirs) check(dir, true);
-    } else
-      for (const path of candidates) {
-        if (was.files.has(path)) check(path, false);
-        else if (was.dirs.has(path)) check(path, true);
-        else if (lstatOrUndefined(join(tree.cwd, path)) === undefined) {
-          for (const file of was.files) if (file.startsWith(`${path}/`)) check(file, false);
-          for (const dir of was.dirs) if (dir.startsWith(`${path}/`)) check(dir, true);
-        }
-      }
-    return [...gone].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  };
-
   return {
     tree,
     snapshot: (timeoutMs) => locked(() => snapshot(timeoutMs)),
     changesSince: (before) => locked(() => changesSince(before)),
     hide: (paths) => {
-      if (paths.join("\0") === hidden.join("\0")) return;
-      hidden = paths;
-      inStep = false;
+      if (hidden.set(paths)) inStep = false;
     },
     close: () => {
       cat?.close();
       cat = undefined;
       stopWatching();
-      index = undefined;
+      memory.drop();
       inStep = false;
     },
   };
