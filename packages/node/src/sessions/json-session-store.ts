@@ -3,22 +3,26 @@
  * `<id>.journal` (messages added since, appended as the turn goes) and `<id>.lock` (the process
  * holding the session). Layout and recovery rules: docs/session-file.md.
  */
-import { basename, join, resolve } from "node:path";
-import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
+import { join, resolve } from "node:path";
+import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
 import { isSessionId, type SessionStore, type StoreError, type StoredSession } from "@mm/core";
-import { reasonOf } from "../errno.js";
 import { decodeSessionFile } from "./json-session-document.js";
-import { hasPowerSettings, provenSession } from "./settings-signature.js";
-import { processUndoKey, type UndoKeyLoader } from "../undo/undo-key.js";
-import { currentOwner, describeOwner, ownerAlive, type LockOwner } from "./process-identity.js";
-import { checkSessionsDir, prepareSessionsDir, readRegularFile, sameStamp, stampFile } from "./session-files.js";
+import { provenSession, hasPowerSettings } from "./settings-signature.js";
+import type { UndoKeyLoader } from "../undo/undo-key.js";
+import type { LockOwner } from "./process-identity.js";
+import { checkSessionsDir, prepareSessionsDir, readRegularFile, stampFile } from "./session-files.js";
 import { readJournal } from "./session-journal.js";
-import { dropLock, stillHeld, sweepDeadLocks, takeLock, type HeldLock, type LockParty } from "./session-lock.js";
-import { appendToJournal, type Flush } from "./session-journal-file.js";
-import { encodeRewrite, planWrite, rewriteDocument, type Kept, type SessionPaths } from "./session-writes.js";
+import { dropLock, stillHeld } from "./session-lock.js";
+import { appendToJournal } from "./session-journal-file.js";
+import { encodeRewrite, planWrite, rewriteDocument, type Kept } from "./session-writes.js";
 import { repairJournal } from "./session-repair.js";
 import { listSessionFiles, removeSessionFile } from "./json-session-listing.js";
 import { unlink } from "node:fs/promises";
+import { perKeyQueue } from "./per-key-queue.js";
+import { sessionLocking } from "./session-locking.js";
+import { sessionSigner } from "./session-signer.js";
+import { flushed, flushOf, type Slot, stampsUnchanged } from "./session-slot.js";
+import { io, settled } from "./store-errors.js";
 
 /** Options of {@link jsonSessionStore}. */
 export type JsonSessionStoreOptions = {
@@ -39,120 +43,14 @@ export type JsonSessionStoreOptions = {
   readonly redact?: (session: StoredSession) => StoredSession;
 };
 
-/** What the store knows of one session: its files, the lock it holds, what it last wrote or read. */
-type Slot = {
-  readonly dir: string;
-  /** The session's cwd, from which no component of the way to `dir` may be a symlink. */
-  readonly cwd: string;
-  readonly paths: SessionPaths;
-  lock: HeldLock | undefined;
-  kept: Kept | undefined;
-  /** The last append's flush to the disk while it runs on the thread pool (session-journal-file.ts). */
-  flushing: Promise<string | undefined> | undefined;
-};
-
-/**
- * When an append is flushed to the disk: before the save returns when the history ends with tool calls
- * (they run next, and may change the machine: the calls are on the disk first), else (tool results,
- * an answer) while the agent goes on to its next model request, which changes nothing on the machine.
- */
-const flushOf = (session: StoredSession): Flush => {
-  const last = session.history[session.history.length - 1];
-  return last !== undefined && last.role === "assistant" && last.toolCalls.length > 0 ? "now" : "soon";
-};
-
-/**
- * Waits for the slot's flush still running, if any: the store's operations on a session start once the
- * previous append is on the disk. A flush that failed leaves the files `broken`: the next save rewrites
- * the document whole (and says so if it cannot).
- */
-const flushed = async (slot: Slot): Promise<void> => {
-  const flushing = slot.flushing;
-  if (flushing === undefined) return;
-  slot.flushing = undefined;
-  if ((await flushing) !== undefined && slot.kept !== undefined) slot.kept = { ...slot.kept, broken: true };
-};
-
-const io = (id: string, message: string): StoreError => ({ kind: "io", id, message });
-
-/** One task at a time per session: each starts once the previous one of that session has settled. */
-const perKeyQueue = () => {
-  const tails = new Map<string, Promise<void>>();
-  return <T>(key: string, task: () => Promise<T>): Promise<T> => {
-    const run = (tails.get(key) ?? Promise.resolve()).then(task);
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    tails.set(key, tail);
-    void tail.then(() => {
-      if (tails.get(key) === tail) tails.delete(key);
-    });
-    return run;
-  };
-};
-
-/** Failures of unexpected kinds (never expected from the steps above) still end as an `io` value. */
-const settled = <T>(id: string, promise: Promise<Result<T, StoreError>>): ResultAsync<T, StoreError> =>
-  new ResultAsync(promise.catch((error: unknown) => err(io(id, `session store failed: ${reasonOf(error)}`))));
-
-/** Whether the files are still as this process left them (their stamps), without reading them. */
-const stampsUnchanged = async (slot: Slot, kept: Kept): Promise<Result<boolean, string>> => {
-  const document = await stampFile(slot.paths.document);
-  if (document.isErr()) return err(document.error);
-  const journal = await stampFile(slot.paths.journal);
-  if (journal.isErr()) return err(journal.error);
-  const expected = kept.journal;
-  const journalSame =
-    expected === undefined
-      ? journal.value === "absent" || kept.broken
-      : journal.value !== "absent" && journal.value.ino === expected.ino && (kept.broken || journal.value.size === expected.bytes);
-  return ok(sameStamp(document.value, kept.document) && journalSame);
-};
-
 const CONFLICT = "the session was changed on disk by another process since this one read or wrote it";
 
 /** The SessionStore port on local files. No method throws or rejects. */
 export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore => {
   const enqueue = perKeyQueue();
-  // Who this process is, read (from /proc) when the first lock is taken, not when the store is made.
-  let party: LockParty | undefined;
-  const partyOf = (): LockParty => {
-    if (party !== undefined) return party;
-    const self = options.owner ?? currentOwner();
-    return (party = { self, alive: options.alive ?? ownerAlive(self) });
-  };
   const slots = new Map<string, Slot>();
-  /** Locks already said to be unusable. */
-  const warned = new Set<string>();
-  /** Sessions dirs already cleared of the locks of processes that are gone (once per dir, and at each listing). */
-  const swept = new Set<string>();
-  const sweep = async (dir: string, cwd: string): Promise<void> => {
-    swept.add(dir);
-    // Never through a link: a sessions dir that is one (or under one) is refused by its use anyway.
-    if (!(await checkSessionsDir(dir, cwd)).unwrapOr(false)) return;
-    const removed = await sweepDeadLocks(dir, partyOf(), isSessionId);
-    if (removed.length > 0)
-      options.warn?.(
-        `sessions dir ${dir}: removed ${removed.length} lock(s) left by processes that are gone: ${removed.map((path) => basename(path)).join(", ")}`,
-      );
-  };
-  /** The lock failures that stop the session's use (something no lock at the lock's path), beside `busy`. */
-  const unusable = new WeakSet<StoreError>();
-  /** Whether a lock failure stops the session's use (else, a disk that refuses, it goes on: its writes fail anyway). */
-  const stops = (error: StoreError): boolean => error.kind === "busy" || unusable.has(error);
-  const keyLoader = options.key ?? processUndoKey();
-  let keyWarned = false;
-  /** The user's key, or undefined (said once in the log) when it cannot be had: the settings are then written unsigned. */
-  const keyOf = async (): Promise<Uint8Array | undefined> => {
-    const loaded = await keyLoader();
-    if (loaded.isOk()) return loaded.value;
-    if (!keyWarned) options.warn?.(`${loaded.error}: sessions are saved without proof of their mode and model, and load in "ask"`);
-    keyWarned = true;
-    return undefined;
-  };
-  /** The key when `session` has something to sign (a mode other than ask, a model, an effort), else undefined without reading it. */
-  const signerFor = (session: StoredSession): Promise<Uint8Array | undefined> => (hasPowerSettings(session) ? keyOf() : Promise.resolve(undefined));
+  const { sweep, lock, stops } = sessionLocking(options);
+  const { keyOf, signerFor } = sessionSigner(options.key, options.warn);
 
   const slotOf = (cwd: string, id: string): Slot => {
     const dir = resolve(cwd, options.dir);
@@ -169,36 +67,6 @@ export const jsonSessionStore = (options: JsonSessionStoreOptions): SessionStore
     };
     slots.set(document, slot);
     return slot;
-  };
-
-  /** Holds the slot's lock (keeping or taking it): `busy` for a live holder, `io` when no lock can be made (one that {@link stops} the session's use when something no lock sits in its place). */
-  const lock = async (slot: Slot, id: string): Promise<Result<void, StoreError>> => {
-    if (slot.lock !== undefined && (await stillHeld(slot.paths.lock, slot.lock))) return ok(undefined);
-    slot.lock = undefined;
-    if (!swept.has(slot.dir)) await sweep(slot.dir, slot.cwd);
-    const taken = await takeLock(slot.paths.lock, partyOf());
-    if (taken.isOk()) {
-      const { replaced, ...held } = taken.value;
-      slot.lock = held;
-      if (replaced !== undefined) options.warn?.(`session ${id}: the lock ${slot.paths.lock} was ${replaced}, not a lock file: replaced by a new lock`);
-      return ok(undefined);
-    }
-    const problem = taken.error;
-    // Never used without its lock when something that is no lock holds its place.
-    if (problem.kind === "unusable") {
-      if (!warned.has(slot.paths.lock)) {
-        warned.add(slot.paths.lock);
-        options.warn?.(`session ${id}: ${problem.message}; the session is not used until then`);
-      }
-      const refused = io(id, `${problem.message} (the session is never used without its lock)`);
-      unusable.add(refused);
-      return err(refused);
-    }
-    if (problem.kind === "io" && !warned.has(slot.paths.lock)) {
-      warned.add(slot.paths.lock);
-      options.warn?.(`session ${id}: ${problem.message}; the session is used without its lock`);
-    }
-    return err(problem.kind === "busy" ? { kind: "busy", id, holder: describeOwner(problem.holder, partyOf().self) } : io(id, problem.message));
   };
 
   /**
