@@ -1,6 +1,7 @@
 /**
  * The rules a user chose, per project (its real path): read from the user's state file the first
- * time a project is seen, then kept in memory, each change written back at once. A rule holds from
+ * time a project is seen, then kept in memory, each change applied at once to the file as it is
+ * then (under its lock, so another mm process's change is kept) and the memory set to the result. A rule holds from
  * the moment it is chosen, in every session of that project — this process's, a loaded or resumed
  * one, the next process's — and nowhere else.
  */
@@ -37,10 +38,13 @@ export const ruleBook = (file: RememberedRules | undefined, warn: (line: string)
     }
     return { project, rules: await rules };
   };
-  const save = async (project: string, rules: readonly string[]): Promise<string | undefined> => {
+  /** Applies `change` to the file's rules (read again under its lock) and keeps what the file now holds in memory too. */
+  const save = async (project: string, rules: string[], change: (kept: readonly string[]) => readonly string[]): Promise<string | undefined> => {
     if (file === undefined) return undefined;
-    const written = await file.write(project, rules);
-    return written.isErr() ? written.error : undefined;
+    const written = await file.update(project, change);
+    if (written.isErr()) return written.error;
+    rules.splice(0, rules.length, ...written.value);
+    return undefined;
   };
   return {
     projectOf,
@@ -49,14 +53,20 @@ export const ruleBook = (file: RememberedRules | undefined, warn: (line: string)
       const { project, rules } = await rulesOf(cwd);
       if (rules.includes(rule)) return undefined;
       rules.push(rule);
-      return save(project, rules);
+      return save(project, rules, (kept) => (kept.includes(rule) ? kept : [...kept, rule]));
     },
     forget: async (cwd, which) => {
       const { project, rules } = await rulesOf(cwd);
       const removed = which === "all" ? [...rules] : rules.filter((_, i) => which.includes(i + 1));
       const kept = rules.filter((rule) => !removed.includes(rule));
       rules.splice(0, rules.length, ...kept);
-      const problem = removed.length > 0 ? await save(project, kept) : undefined;
+      const problem =
+        removed.length > 0 || which === "all"
+          ? await save(project, rules, (inFile) => {
+              if (which === "all") removed.push(...inFile.filter((rule) => !removed.includes(rule)));
+              return which === "all" ? [] : inFile.filter((rule) => !removed.includes(rule));
+            })
+          : undefined;
       return { removed, ...(problem !== undefined ? { problem } : {}) };
     },
   };

@@ -14,12 +14,12 @@ describe("the remembered rules file", () => {
   it("keeps rules by project, private to the user, and forgets a project emptied", async () => {
     const file = rememberedRulesFile(join(dir, "state/mm/permissions.json"));
     expect((await file.read("/p")).unwrapOr(undefined)).toEqual([]);
-    expect((await file.write("/p", ["npm test"])).isOk()).toBe(true);
-    expect((await file.write("/q", ["ls"])).isOk()).toBe(true);
+    expect((await file.update("/p", () => ["npm test"])).isOk()).toBe(true);
+    expect((await file.update("/q", () => ["ls"])).isOk()).toBe(true);
     expect((await file.read("/p")).unwrapOr(undefined)).toEqual(["npm test"]);
     expect(statSync(join(dir, "state/mm/permissions.json")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, "state/mm")).mode & 0o777).toBe(0o700);
-    await file.write("/p", []);
+    await file.update("/p", () => []);
     expect(JSON.parse(readFileSync(join(dir, "state/mm/permissions.json"), "utf8"))).toEqual({ version: 1, projects: { "/q": ["ls"] } });
   });
 
@@ -33,4 +33,18 @@ describe("the remembered rules file", () => {
     writeFileSync(join(dir, "bad.json"), "[1,2]");
     expect((await rememberedRulesFile(join(dir, "bad.json")).read("/p"))._unsafeUnwrapErr()).toContain('no "projects"');
   });
+
+  it("takes over a dead holder's lock and a planted link, and fails in bounded time while a live one holds it", async () => {
+    const path = join(dir, "permissions.json");
+    const file = rememberedRulesFile(path);
+    writeFileSync(`${path}.lock`, "999999999\n", { mode: 0o600 });
+    expect((await file.update("/p", () => ["ls"]))._unsafeUnwrap()).toEqual(["ls"]);
+    writeFileSync(join(dir, "target"), "keep");
+    symlinkSync(join(dir, "target"), `${path}.lock`);
+    expect((await file.update("/p", (rules) => [...rules, "pwd"]))._unsafeUnwrap()).toEqual(["ls", "pwd"]);
+    expect(readFileSync(join(dir, "target"), "utf8")).toBe("keep");
+    writeFileSync(`${path}.lock`, `${process.pid}\n`, { mode: 0o600 });
+    expect((await file.update("/p", () => []))._unsafeUnwrapErr()).toContain("held by another mm process");
+    expect((await file.read("/p"))._unsafeUnwrap()).toEqual(["ls", "pwd"]);
+  }, 30_000);
 });

@@ -3,14 +3,18 @@
  * own state directory (`$XDG_STATE_HOME/mm/permissions.json`, else `~/.local/state/mm/…`), never in a
  * project: a repository cannot grant itself anything. One JSON object, rules keyed by the project's
  * real path. Read without following a link, only when the user's own and private; written whole
- * through a temporary file and a rename, 0600 in a 0700 directory.
+ * through a temporary file and a rename, 0600 in a 0700 directory. Each change is one
+ * read-modify-write under `permissions.json.lock` (rules-file-lock.ts), so two mm processes never
+ * lose each other's change nor bring back a rule the other just forgot.
  */
+import { randomBytes } from "node:crypto";
 import { chmod, lstat, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errorCode, reasonOf } from "../errno.js";
 import { makeDirectories } from "../files/make-directories.js";
 import { SAFE_READ_FLAGS } from "../files/safe-read-flags.js";
+import { withRulesFileLock } from "./rules-file-lock.js";
 
 /** Rules by project real path. */
 type Projects = Readonly<Record<string, readonly string[]>>;
@@ -20,8 +24,11 @@ const MAX_BYTES = 1024 * 1024;
 export type RememberedRules = {
   /** The rules remembered for `project` (a real path); none when the file does not exist. */
   readonly read: (project: string) => Promise<Result<readonly string[], string>>;
-  /** Replaces the rules of `project` (an empty list forgets it). */
-  readonly write: (project: string, rules: readonly string[]) => Promise<Result<void, string>>;
+  /**
+   * Changes the rules of `project` as they are in the file now (read again under the lock, so another
+   * process's change since is kept); an empty result forgets the project. Returns the rules now kept.
+   */
+  readonly update: (project: string, change: (rules: readonly string[]) => readonly string[]) => Promise<Result<readonly string[], string>>;
   readonly file: string;
 };
 
@@ -63,14 +70,16 @@ const readAll = async (file: string): Promise<Result<Projects, string>> => {
   }
 };
 
+const ensureDirectory = async (dir: string): Promise<void> => {
+  if ((await lstat(dir).catch(() => undefined)) === undefined) {
+    await makeDirectories(dir, 0o700);
+    await chmod(dir, 0o700);
+  }
+};
+
 const writeAll = async (file: string, projects: Projects): Promise<Result<void, string>> => {
-  const dir = dirname(file);
-  const temp = `${file}.${process.pid}.tmp`;
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    if ((await lstat(dir).catch(() => undefined)) === undefined) {
-      await makeDirectories(dir, 0o700);
-      await chmod(dir, 0o700);
-    }
     const handle = await open(temp, "wx", 0o600);
     try {
       await handle.writeFile(`${JSON.stringify({ version: 1, projects }, null, 2)}\n`);
@@ -86,21 +95,23 @@ const writeAll = async (file: string, projects: Projects): Promise<Result<void, 
   }
 };
 
-/** The rules file at `file`. Writes of one process are serialised; another process's last write wins per project. */
-export const rememberedRulesFile = (file: string): RememberedRules => {
-  let queue: Promise<unknown> = Promise.resolve();
-  return {
-    file,
-    read: async (project) => (await readAll(file)).map((projects) => projects[project] ?? []),
-    write: (project, rules) => {
-      const next = queue.then(async (): Promise<Result<void, string>> => {
-        const all = await readAll(file);
-        if (all.isErr()) return err(all.error);
-        const { [project]: _old, ...others } = all.value;
-        return writeAll(file, rules.length === 0 ? others : { ...others, [project]: [...rules] });
-      });
-      queue = next.catch(() => undefined);
-      return next;
-    },
-  };
-};
+/** The rules file at `file`. Each change is read, applied and written under a lock shared by every mm process. */
+export const rememberedRulesFile = (file: string): RememberedRules => ({
+  file,
+  read: async (project) => (await readAll(file)).map((projects) => projects[project] ?? []),
+  update: async (project, change) => {
+    try {
+      await ensureDirectory(dirname(file));
+    } catch (error) {
+      return err(`cannot write ${file}: ${reasonOf(error)}`);
+    }
+    return withRulesFileLock(`${file}.lock`, async (): Promise<Result<readonly string[], string>> => {
+      const all = await readAll(file);
+      if (all.isErr()) return err(all.error);
+      const { [project]: old, ...others } = all.value;
+      const rules = [...change(old ?? [])];
+      const written = await writeAll(file, rules.length === 0 ? others : { ...others, [project]: rules });
+      return written.map(() => rules);
+    });
+  },
+});
